@@ -1,0 +1,36 @@
+#include "nn/device.h"
+
+#include <torch/torch.h>
+
+#include <stdexcept>
+
+namespace xq::nn {
+
+std::string DeviceSpec::name() const { return cuda ? "cuda:" + std::to_string(index) : "cpu"; }
+
+int cuda_device_count() { return torch::cuda::is_available() ? int(torch::cuda::device_count()) : 0; }
+
+DeviceSpec resolve_device(const std::string& text) {
+  DeviceSpec spec;
+  if (text == "cpu") return spec;
+  if (text == "auto") {
+    spec.cuda = cuda_device_count() > 0;
+    return spec;
+  }
+  if (text.rfind("cuda", 0) != 0)
+    throw std::invalid_argument("bad device '" + text + "': expected cpu, cuda, cuda:N or auto");
+  if (text.size() > 4) {
+    if (text[4] != ':' || text.size() == 5 || text.size() > 8 ||
+        text.find_first_not_of("0123456789", 5) != std::string::npos)
+      throw std::invalid_argument("bad device '" + text + "': expected cuda:N with N a device number");
+    spec.index = std::stoi(text.substr(5));
+  }
+  const int n = cuda_device_count();
+  if (n == 0) throw std::invalid_argument("bad device '" + text + "': this build or machine has no CUDA device");
+  if (spec.index >= n)
+    throw std::invalid_argument("bad device '" + text + "': only " + std::to_string(n) + " CUDA device(s)");
+  spec.cuda = true;
+  return spec;
+}
+
+}  // namespace xq::nn

@@ -1,0 +1,71 @@
+// The xqzero command line: output format of perft and one-line errors for bad input.
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "app/commands.h"
+
+namespace xq::app {
+namespace {
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result run(const std::vector<std::string>& argv) {
+  std::ostringstream out, err;
+  const int status = run_xqzero(argv, out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  return t.substr(t.rfind('\n') == std::string::npos ? 0 : t.rfind('\n') + 1);
+}
+
+void expect_one_line_error(const std::vector<std::string>& argv, const std::string& needle) {
+  const Result r = run(argv);
+  EXPECT_NE(r.status, 0);
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+}
+
+TEST(Cli, PerftLastLine) {
+  const Result r = run({"perft", "--depth", "3"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_EQ(last_line(r.out), "Nodes searched: 79666");
+  EXPECT_NE(r.out.find("Nodes/second:"), std::string::npos);
+}
+
+TEST(Cli, PerftDivideWithFen) {
+  const Result r = run({"perft", "--fen", "3k5/9/9/9/9/9/9/6n2/R8/5K3 w", "--depth=1", "--divide"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("a1g1: 1\n"), std::string::npos);
+  EXPECT_NE(r.out.find("f0e0: 1\n"), std::string::npos);
+  EXPECT_EQ(last_line(r.out), "Nodes searched: 3");
+}
+
+TEST(Cli, HelpListsCommands) {
+  const Result r = run({"help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("perft"), std::string::npos);
+  EXPECT_NE(r.out.find("bench"), std::string::npos);
+  EXPECT_EQ(run({"perft", "--help"}).status, 0);
+}
+
+TEST(Cli, BadInputGivesOneLineErrors) {
+  expect_one_line_error({"frobnicate"}, "unknown command 'frobnicate'");
+  expect_one_line_error({"perft"}, "missing --depth");
+  expect_one_line_error({"perft", "--depth"}, "--depth needs a value");
+  expect_one_line_error({"perft", "--depth", "x"}, "'x' is not an integer");
+  expect_one_line_error({"perft", "--depth", "99"}, "out of range");
+  expect_one_line_error({"perft", "--depth", "2", "--bogus"}, "unknown option --bogus");
+  expect_one_line_error({"perft", "--depth", "2", "--fen", "rnbakabnr/9 w"}, "bad FEN");
+  expect_one_line_error({"perft", "--depth", "2", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"}, "kings face");
+  expect_one_line_error({"bench", "nosuch"}, "unknown benchmark 'nosuch'");
+}
+
+}  // namespace
+}  // namespace xq::app

@@ -1,0 +1,53 @@
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/move_parse.h"
+
+namespace xq {
+namespace {
+
+std::string error_of(const Position& pos, const std::string& text) {
+  try {
+    parse_legal_move(pos, text);
+  } catch (const MoveError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MoveParse, IccsRoundTrip) {
+  const Move m = parse_iccs("h2e2");
+  EXPECT_EQ(m.from(), make_square(7, 2));
+  EXPECT_EQ(m.to(), make_square(4, 2));
+  EXPECT_EQ(move_to_iccs(m), "h2e2");
+  EXPECT_EQ(move_to_iccs(parse_iccs("H2E2")), "h2e2");
+}
+
+TEST(MoveParse, MalformedMoves) {
+  const Position pos;
+  EXPECT_NE(error_of(pos, "h2e").find("expected 4 characters"), std::string::npos);
+  EXPECT_NE(error_of(pos, "j2e2").find("file 'j' is not a..i"), std::string::npos);
+  EXPECT_NE(error_of(pos, "h2ex").find("rank 'x' is not 0..9"), std::string::npos);
+  EXPECT_NE(error_of(pos, "h2h2").find("same"), std::string::npos);
+}
+
+TEST(MoveParse, IllegalMovesSayWhy) {
+  const Position pos;
+  EXPECT_EQ(error_of(pos, "h2e2"), "");
+  EXPECT_NE(error_of(pos, "e4e5").find("no piece on e4"), std::string::npos);
+  EXPECT_NE(error_of(pos, "h7e7").find("black's, but red is to move"), std::string::npos);
+  EXPECT_NE(error_of(pos, "a0b0").find("captures its own horse"), std::string::npos);
+  EXPECT_NE(error_of(pos, "b0d1").find("horse's leg on c0 is blocked"), std::string::npos);
+  EXPECT_NE(error_of(pos, "h2h9").find("more than one piece between"), std::string::npos);
+  EXPECT_NE(error_of(pos, "h2h6").find("a cannon jumps only to capture"), std::string::npos);
+  EXPECT_NE(error_of(pos, "a3a2").find("never back"), std::string::npos);
+  EXPECT_NE(error_of(pos, "e0e2").find("one orthogonal step"), std::string::npos);
+  // Flying general and check.
+  EXPECT_NE(error_of(Position::from_fen("4k4/4a4/9/9/9/9/9/9/9/4K4 b"), "e8d7").find("kings would face"),
+            std::string::npos);
+  EXPECT_NE(error_of(Position::from_fen("3k5/9/9/9/9/9/9/6n2/R8/5K3 w"), "a1b1").find("leaves the red king in check"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace xq
