@@ -67,11 +67,11 @@ Position Position::from_fen(const std::string& fen) {
   if (fields.size() == 1) fail(fen, "missing side to move (expected 'w' or 'b' after the board)");
   if (fields.size() > 6) fail(fen, "too many fields (expected at most 6)");
 
-  Position pos{EmptyBoard{}};
+  // First the board's shape (ranks and widths), then where each piece stands, so that a
+  // missing rank is reported as such and not as a piece on a wrong square.
   const std::string& board = fields[0];
+  Piece grid[SQUARE_NB] = {};
   int rank = 9, file = 0;
-  int type_totals[PIECE_NB] = {};
-  static const int kMaxOfType[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
   for (size_t i = 0; i <= board.size(); ++i) {
     const char c = i < board.size() ? board[i] : '/';
     if (c == '/') {
@@ -87,19 +87,28 @@ Position Position::from_fen(const std::string& fen) {
       const Piece p = piece_from_char(c);
       if (p == NO_PIECE) fail(fen, std::string("bad piece letter '") + c + "'");
       if (file >= 9) fail(fen, "rank " + std::to_string(rank) + " is wider than 9 files");
-      const Square s = make_square(file, rank);
-      const std::string why = impossible_square(p, s);
-      if (!why.empty())
-        fail(fen, std::string(color_name(color_of(p))) + " " + piece_type_name(type_of(p)) + " on " +
-                      square_name(s) + " is " + why);
-      if (++type_totals[p] > kMaxOfType[type_of(p)])
-        fail(fen, std::string("too many ") + color_name(color_of(p)) + " " + piece_type_name(type_of(p)) +
-                      "s (at most " + std::to_string(kMaxOfType[type_of(p)]) + ")");
-      pos.put_piece(p, s);
+      grid[make_square(file, rank)] = p;
       ++file;
     }
   }
   if (rank != 0) fail(fen, "only " + std::to_string(10 - rank) + " ranks, expected 10");
+
+  Position pos{EmptyBoard{}};
+  int type_totals[PIECE_NB] = {};
+  static const int kMaxOfType[PIECE_TYPE_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
+  for (int r = 9; r >= 0; --r) {
+    for (int f = 0; f < 9; ++f) {
+      const Square s = make_square(f, r);
+      const Piece p = grid[s];
+      if (p == NO_PIECE) continue;
+      const std::string what = std::string(color_name(color_of(p))) + " " + piece_type_name(type_of(p));
+      const std::string why = impossible_square(p, s);
+      if (!why.empty()) fail(fen, what + " on " + square_name(s) + " is " + why);
+      if (++type_totals[p] > kMaxOfType[type_of(p)])
+        fail(fen, "too many " + what + "s (at most " + std::to_string(kMaxOfType[type_of(p)]) + ")");
+      pos.put_piece(p, s);
+    }
+  }
   for (Color c : {RED, BLACK})
     if (pos.king_square(c) == NO_SQUARE) fail(fen, std::string("missing ") + color_name(c) + " king");
 

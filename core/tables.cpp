@@ -1,7 +1,5 @@
 #include "core/tables.h"
 
-#include <cstdlib>
-
 namespace xq {
 
 namespace {
@@ -10,30 +8,22 @@ void build_line(LineView* view, int length) {
   for (int p = 0; p < length; ++p) {
     for (int occ = 0; occ < (1 << length); ++occ) {
       LineView& v = view[p * (1 << length) + occ];
-      v = LineView{0, -1, -1, -1, -1};
-      for (int i = p - 1; i >= 0; --i) {
-        if (occ & (1 << i)) {
-          if (v.first_lo < 0) {
-            v.first_lo = int8_t(i);
-          } else {
-            v.second_lo = int8_t(i);
-            break;
-          }
-        } else if (v.first_lo < 0) {
+      v = LineView{0, -1, -1, -1, -1, -1, -1};
+      int8_t* lo[3] = {&v.first_lo, &v.second_lo, &v.third_lo};
+      int8_t* hi[3] = {&v.first_hi, &v.second_hi, &v.third_hi};
+      int found = 0;
+      for (int i = p - 1; i >= 0 && found < 3; --i) {
+        if (occ & (1 << i))
+          *lo[found++] = int8_t(i);
+        else if (found == 0)
           v.empty_reach |= uint16_t(1 << i);
-        }
       }
-      for (int i = p + 1; i < length; ++i) {
-        if (occ & (1 << i)) {
-          if (v.first_hi < 0) {
-            v.first_hi = int8_t(i);
-          } else {
-            v.second_hi = int8_t(i);
-            break;
-          }
-        } else if (v.first_hi < 0) {
+      found = 0;
+      for (int i = p + 1; i < length && found < 3; ++i) {
+        if (occ & (1 << i))
+          *hi[found++] = int8_t(i);
+        else if (found == 0)
           v.empty_reach |= uint16_t(1 << i);
-        }
       }
     }
   }
@@ -95,21 +85,11 @@ Tables* build() {
         if (f < 8) t->pawn_steps[c][s].push(uint8_t(make_square(f + 1, r)));
       }
     }
-    t->king_sensitive[s] = 0;
   }
   // Pawn attackers are the inverse of pawn steps.
   for (int c = 0; c < 2; ++c)
     for (Square from = 0; from < SQUARE_NB; ++from)
       for (uint8_t to : t->pawn_steps[c][from]) t->pawn_attackers[c][to].push(uint8_t(from));
-  for (Square k = 0; k < SQUARE_NB; ++k) {
-    unsigned __int128 m = 0;
-    for (Square s = 0; s < SQUARE_NB; ++s) {
-      bool diag_neighbour = std::abs(file_of(s) - file_of(k)) == 1 && std::abs(rank_of(s) - rank_of(k)) == 1;
-      if (file_of(s) == file_of(k) || rank_of(s) == rank_of(k) || diag_neighbour)
-        m |= (unsigned __int128)1 << s;
-    }
-    t->king_sensitive[k] = m;
-  }
   build_line(&t->rank_view[0][0], FILE_NB);
   build_line(&t->file_view[0][0], RANK_NB);
   return t;

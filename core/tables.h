@@ -31,6 +31,7 @@ struct LineView {
   uint16_t empty_reach;  // squares strictly between p and the nearest blockers (chariot quiet moves)
   int8_t first_lo, first_hi;    // nearest occupied index below / above p, -1 if none
   int8_t second_lo, second_hi;  // the next occupied index beyond first (cannon targets), -1 if none
+  int8_t third_lo, third_hi;    // the next beyond second (a cannon behind two screens), -1 if none
 };
 
 struct Tables {
@@ -44,13 +45,13 @@ struct Tables {
   SmallList<uint8_t, 3> pawn_attackers[2][SQUARE_NB];    // squares a pawn of that colour attacks from
   LineView rank_view[FILE_NB][1 << FILE_NB];   // index along a rank is the file
   LineView file_view[RANK_NB][1 << RANK_NB];   // index along a file is the rank
-  // Squares where a non-king move (its from or to square) may change the safety of a king
-  // standing on the indexed square: its file, its rank and its four diagonal neighbours.
-  unsigned __int128 king_sensitive[SQUARE_NB];
 };
 
 extern const Tables& tables();
 
-inline bool test_bit(unsigned __int128 mask, Square s) { return (mask >> s) & 1; }
+// 90-square sets as 128-bit masks.
+using SquareMask = unsigned __int128;
+inline bool test_bit(SquareMask mask, Square s) { return (mask >> s) & 1; }
+inline SquareMask square_bit(Square s) { return SquareMask(1) << s; }
 
 }  // namespace xq

@@ -12,7 +12,7 @@ void expect_fen_error(const std::string& fen, const std::string& needle) {
     Position::from_fen(fen);
     ADD_FAILURE() << "accepted: " << fen;
   } catch (const FenError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what() << " / wanted: " << needle;
   }
 }
 
@@ -58,7 +58,7 @@ TEST(Fen, RejectsMalformedInput) {
   expect_fen_error("4k4/9/9/9/9/9/9/9/P8/3K5 w", "red pawn on a1 is behind its starting rank");
   expect_fen_error("4k4/9/9/9/9/1P7/9/9/9/3K5 w", "cannot reach before crossing");
   expect_fen_error("4k4/9/9/9/9/B8/9/9/9/3K5 w", "red elephant on a4");
-  expect_fen_error("3k5/9/9/9/9/9/9/9/4R4/3K5 b - - 0 1", "side not to move (red) is in check");
+  expect_fen_error("3k5/9/9/9/9/9/9/9/3R5/4K4 w - - 0 1", "side not to move (black) is in check");
   expect_fen_error("3k5/9/9/9/9/9/9/9/9/3K5 w x - 0 1", "field 3 must be '-'");
   expect_fen_error("3k5/9/9/9/9/9/9/9/9/5K3 w - - abc 1", "bad halfmove clock 'abc'");
   expect_fen_error("3k5/9/9/9/9/9/9/9/9/5K3 w - - 0 0", "bad fullmove number '0'");

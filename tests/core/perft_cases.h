@@ -2,6 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
 
 namespace xq::test {
 
@@ -24,5 +27,10 @@ inline const PerftCase kPerftTable[] = {
     {"1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w", {1, 30, 830, 22787, 649866, 17920736}},
     {"CnN1k1b2/c3a4/4ba3/9/2nr5/9/9/4C4/4A4/4KA3 w", {1, 19, 583, 11714, 376467, 8148177}},
 };
+
+// Test names: row0 (the start position) .. row10, in table order.
+inline std::string perft_case_name(const ::testing::TestParamInfo<PerftCase>& info) {
+  return "row" + std::to_string(info.index);
+}
 
 }  // namespace xq::test

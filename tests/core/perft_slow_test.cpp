@@ -14,7 +14,7 @@ TEST_P(PerftTableSlow, DepthFive) {
   EXPECT_EQ(perft(pos, 5), GetParam().nodes[5]);
 }
 
-INSTANTIATE_TEST_SUITE_P(Design4, PerftTableSlow, ::testing::ValuesIn(test::kPerftTable));
+INSTANTIATE_TEST_SUITE_P(Design4, PerftTableSlow, ::testing::ValuesIn(test::kPerftTable), test::perft_case_name);
 
 }  // namespace
 }  // namespace xq

@@ -18,7 +18,7 @@ TEST_P(PerftTable, DepthsOneToFour) {
   EXPECT_EQ(pos.fen(), fen);
 }
 
-INSTANTIATE_TEST_SUITE_P(Design4, PerftTable, ::testing::ValuesIn(test::kPerftTable));
+INSTANTIATE_TEST_SUITE_P(Design4, PerftTable, ::testing::ValuesIn(test::kPerftTable), test::perft_case_name);
 
 TEST(Perft, DivideSumsToTotal) {
   Position pos;
