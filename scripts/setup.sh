@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs xqzero's build dependencies from Debian's packages when any is missing.
+# Safe to run repeatedly: it does nothing when everything is installed.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build ccache pkg-config
+  libtorch-dev            # LibTorch (CPU); point CMAKE_PREFIX_PATH at another LibTorch to override
+  libprotobuf-dev protobuf-compiler zlib1g-dev
+  libgtest-dev
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+echo "setup: installing ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null || { echo "setup: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
