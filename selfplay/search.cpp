@@ -1,0 +1,486 @@
+#include "selfplay/search.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <limits>
+
+namespace xq::selfplay {
+
+namespace {
+
+Proven flip(Proven p) {
+  return p == Proven::WIN ? Proven::LOSS : p == Proven::LOSS ? Proven::WIN : p;
+}
+
+}  // namespace
+
+Search::Search(const SearchParams& params, uint64_t seed) : params_(params), rng_(seed) {}
+
+void Search::reset() {
+  tree_.clear();
+  gumbel_ready_ = false;
+  root_noise_applied_ = false;
+}
+
+void Search::start_move(Game& game, int visits, bool exploration) {
+  (void)game;
+  assert(n_pending_ == 0);
+  budget_ = std::max(1, visits);
+  exploration_ = exploration;
+  root_noise_applied_ = false;
+  gumbel_ready_ = false;
+  const Node& r = tree_.node(tree_.root());
+  if (r.expanded && !r.terminal) {
+    if (params_.algorithm == RootAlgorithm::GUMBEL)
+      init_gumbel();
+    else if (exploration_)
+      apply_root_noise();
+  }
+}
+
+bool Search::done() const {
+  if (n_pending_ > 0) return false;
+  const Node& r = tree_.node(tree_.root());
+  if (r.terminal || r.proven != Proven::NONE) return true;
+  if (r.expanded && r.num_edges == 1) return true;
+  return r.visits >= uint32_t(budget_);
+}
+
+int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& requests) {
+  assert(n_pending_ == 0);
+  if (int(pending_.size()) < max_leaves) pending_.resize(size_t(max_leaves));  // stable addresses below
+  int collisions = 0;
+  const NodeId root = tree_.root();
+  for (int i = 0; i < max_leaves; ++i) {
+    {
+      const Node& r = tree_.node(root);
+      if (r.terminal || r.proven != Proven::NONE) break;
+      if (r.expanded && r.num_edges == 1) break;
+      if (r.visits + r.in_flight >= uint32_t(budget_)) break;
+    }
+    path_.clear();
+    NodeId n = root;
+    int plies = 0;
+    bool collision = false;
+    for (;;) {
+      path_.push_back(n);
+      Node& node = tree_.node(n);
+      ++node.in_flight;
+      if (node.pending) {
+        collision = true;
+        break;
+      }
+      if (node.terminal || (node.proven != Proven::NONE && n != root)) {
+        backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
+        break;
+      }
+      if (!node.expanded) {
+        const GameState state = game.state();
+        if (state.over()) {
+          node.expanded = 1;
+          node.terminal = 1;
+          if (state.result == Result::DRAW) {
+            node.proven = Proven::DRAW;
+          } else {
+            const Color mover = ~game.side_to_move();
+            node.proven = state.result == win_for(mover) ? Proven::WIN : Proven::LOSS;
+          }
+          backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
+          break;
+        }
+        node.pending = 1;
+        Pending& p = pending_[size_t(n_pending_++)];
+        p.path = path_;
+        p.input = nn::make_eval_input(game.position(), game.repetition_count());
+        requests.push_back(p.input.request());
+        break;
+      }
+      const int e = select_child(n, n == root);
+      const Move m = Move::from_raw(tree_.edges(tree_.node(n))[e].move);
+      n = tree_.child(n, e);  // may reallocate the node pool: no Node& is kept across it
+      game.play(m);
+      ++plies;
+    }
+    if (collision) {
+      revert(path_);
+      ++collisions;
+      ++collisions_;
+    }
+    for (; plies > 0; --plies) game.undo();
+    if (collisions >= params_.max_collisions) break;
+  }
+  return n_pending_;
+}
+
+void Search::complete(const nn::EvalResult* results, int count) {
+  assert(count == n_pending_);
+  for (int i = 0; i < count; ++i) {
+    Pending& p = pending_[size_t(i)];
+    const NodeId leaf = p.path.back();
+    expand(leaf, p.input, results[i]);
+    const float v = results[i].wdl[0] - results[i].wdl[2];  // for the side to move at the leaf
+    tree_.node(leaf).net_value = v;
+    backup(p.path, -v, results[i].wdl[1], false);
+  }
+  evaluations_ += uint64_t(count);
+  n_pending_ = 0;
+}
+
+void Search::expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& result) {
+  tree_.add_edges(n, input.n_labels);
+  Edge* edges = tree_.edges(tree_.node(n));
+  for (int j = 0; j < input.n_labels; ++j) {
+    edges[j].move = input.moves[size_t(j)].raw();
+    edges[j].set_prior(result.priors[size_t(j)]);
+  }
+  Node& node = tree_.node(n);
+  node.expanded = 1;
+  node.pending = 0;
+  if (n == tree_.root()) {
+    if (params_.algorithm == RootAlgorithm::GUMBEL)
+      init_gumbel();
+    else if (exploration_)
+      apply_root_noise();
+  }
+}
+
+void Search::backup(const std::vector<NodeId>& path, float value, float draw, bool proven_leaf) {
+  float v = value;
+  bool propagate = proven_leaf;
+  for (size_t k = path.size(); k-- > 0;) {
+    Node& n = tree_.node(path[k]);
+    --n.in_flight;
+    ++n.visits;
+    n.q += (v - n.q) / float(n.visits);
+    n.d += (draw - n.d) / float(n.visits);
+    if (propagate && k + 1 < path.size() && n.proven == Proven::NONE) {
+      // MCTS-solver: a child proven won for the side to move here makes this node lost for
+      // its mover; all children proven makes it the best of them.
+      propagate = false;
+      bool unknown = false;
+      int best = -1;  // for the side to move here: -1 loss, 0 draw, 1 win
+      const Edge* edges = tree_.edges(n);
+      for (int e = 0; e < n.num_edges && best < 1; ++e) {
+        if (edges[e].child == kNoNode || tree_.node(edges[e].child).proven == Proven::NONE) {
+          unknown = true;
+          continue;
+        }
+        best = std::max(best, int(tree_.node(edges[e].child).proven));
+      }
+      if (best == 1) {
+        n.proven = Proven::LOSS;
+        propagate = true;
+      } else if (!unknown && n.num_edges > 0) {
+        n.proven = best == 0 ? Proven::DRAW : Proven::WIN;
+        propagate = true;
+      }
+    } else if (k + 1 < path.size()) {
+      propagate = false;
+    }
+    v = -v;
+  }
+}
+
+void Search::revert(const std::vector<NodeId>& path) {
+  for (NodeId id : path) --tree_.node(id).in_flight;
+}
+
+int Search::select_child(NodeId n, bool is_root) {
+  if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root() : select_gumbel_interior(n);
+  return select_puct(n, is_root);
+}
+
+int Search::select_puct(NodeId n, bool is_root) {
+  const Node& node = tree_.node(n);
+  const Edge* edges = tree_.edges(node);
+  const uint32_t parent_visits = node.visits + node.in_flight;
+  const float c = params_.c_puct_init + std::log((float(parent_visits) + params_.c_puct_base + 1.0f) / params_.c_puct_base);
+  const float sqrt_n = std::sqrt(float(std::max<uint32_t>(parent_visits, 1)));
+  float visited_mass = 0;
+  for (int e = 0; e < node.num_edges; ++e)
+    if (edges[e].child != kNoNode && tree_.node(edges[e].child).visits > 0) visited_mass += edges[e].prior_f();
+  const float parent_q = node.visits > 0 ? -node.q : 0.0f;
+  const float fpu = parent_q - (is_root ? params_.fpu_reduction_root : params_.fpu_reduction) * std::sqrt(visited_mass);
+  int best = 0;
+  float best_score = -std::numeric_limits<float>::infinity();
+  for (int e = 0; e < node.num_edges; ++e) {
+    float q = fpu;
+    uint32_t nc = 0;
+    if (edges[e].child != kNoNode) {
+      const Node& ch = tree_.node(edges[e].child);
+      if (ch.proven == Proven::WIN) return e;
+      nc = ch.visits + ch.in_flight;
+      if (ch.proven != Proven::NONE)
+        q = proven_value(ch.proven);
+      else if (nc > 0)
+        q = (ch.q * float(ch.visits) - float(ch.in_flight)) / float(nc);  // in-flight visits count as losses
+    }
+    const float score = q + c * edges[e].prior_f() * sqrt_n / float(1 + nc);
+    if (score > best_score) {
+      best_score = score;
+      best = e;
+    }
+  }
+  return best;
+}
+
+void Search::apply_root_noise() {
+  if (root_noise_applied_) return;
+  root_noise_applied_ = true;
+  Node& r = tree_.node(tree_.root());
+  if (r.num_edges < 2 || params_.dirichlet_fraction <= 0) return;
+  std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
+  std::vector<float> eta(r.num_edges);
+  float sum = 0;
+  for (float& x : eta) sum += (x = gamma(rng_));
+  if (sum <= 0) return;
+  Edge* edges = tree_.edges(r);
+  const float f = params_.dirichlet_fraction;
+  for (int e = 0; e < r.num_edges; ++e) edges[e].set_prior((1 - f) * edges[e].prior_f() + f * eta[size_t(e)] / sum);
+}
+
+// ---- Gumbel AlphaZero ----
+
+float Search::sigma(float q_normalized, uint32_t max_visits) const {
+  return (params_.gumbel_c_visit + float(max_visits)) * params_.gumbel_c_scale * q_normalized;
+}
+
+// Q of each child of n for its side to move, normalised to [0, 1]; unvisited children get
+// the mixed value estimate of the paper (network value mixed with the visited children's
+// prior-weighted Q).
+std::vector<float> Search::completed_q(NodeId n, float* max_visits) const {
+  const Node& node = tree_.node(n);
+  const Edge* edges = tree_.edges(node);
+  std::vector<float> out(node.num_edges, -1.0f);
+  float sum_n = 0, sum_p = 0, sum_pq = 0, max_n = 0;
+  for (int e = 0; e < node.num_edges; ++e) {
+    if (edges[e].child == kNoNode) continue;
+    const Node& ch = tree_.node(edges[e].child);
+    const uint32_t nv = ch.visits;
+    if (nv == 0 && ch.proven == Proven::NONE) continue;
+    const float q = ch.proven != Proven::NONE ? proven_value(ch.proven) : ch.q;
+    out[size_t(e)] = (q + 1) * 0.5f;
+    sum_n += float(nv);
+    max_n = std::max(max_n, float(nv + ch.in_flight));
+    sum_p += edges[e].prior_f();
+    sum_pq += edges[e].prior_f() * out[size_t(e)];
+  }
+  const float v_net = (node.net_value + 1) * 0.5f;
+  const float v_mix = sum_p > 0 ? (v_net + sum_n / sum_p * sum_pq) / (1 + sum_n) : v_net;
+  for (float& q : out)
+    if (q < 0) q = v_mix;
+  if (max_visits) *max_visits = max_n;
+  return out;
+}
+
+std::vector<float> Search::improved_policy(NodeId n) const {
+  const Node& node = tree_.node(n);
+  const Edge* edges = tree_.edges(node);
+  float max_n = 0;
+  const std::vector<float> cq = completed_q(n, &max_n);
+  std::vector<float> out(node.num_edges);
+  float hi = -std::numeric_limits<float>::infinity();
+  for (int e = 0; e < node.num_edges; ++e) {
+    out[size_t(e)] = std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+    hi = std::max(hi, out[size_t(e)]);
+  }
+  float sum = 0;
+  for (float& x : out) sum += (x = std::exp(x - hi));
+  for (float& x : out) x /= sum;
+  return out;
+}
+
+int Search::select_gumbel_interior(NodeId n) {
+  const std::vector<float> pi = improved_policy(n);
+  const Node& node = tree_.node(n);
+  const Edge* edges = tree_.edges(node);
+  float total = 0;
+  for (int e = 0; e < node.num_edges; ++e)
+    if (edges[e].child != kNoNode) {
+      const Node& ch = tree_.node(edges[e].child);
+      if (ch.proven == Proven::WIN) return e;
+      total += float(ch.visits + ch.in_flight);
+    }
+  int best = 0;
+  float best_score = -std::numeric_limits<float>::infinity();
+  for (int e = 0; e < node.num_edges; ++e) {
+    const float nv = edges[e].child != kNoNode ? float(tree_.node(edges[e].child).visits + tree_.node(edges[e].child).in_flight) : 0;
+    const float score = pi[size_t(e)] - nv / (1 + total);
+    if (score > best_score) {
+      best_score = score;
+      best = e;
+    }
+  }
+  return best;
+}
+
+void Search::init_gumbel() {
+  const Node& r = tree_.node(tree_.root());
+  const Edge* edges = tree_.edges(r);
+  const int k = r.num_edges;
+  gumbel_.assign(size_t(k), 0.0f);
+  if (exploration_) {
+    std::uniform_real_distribution<float> u(1e-6f, 1.0f - 1e-6f);
+    for (float& g : gumbel_) g = -std::log(-std::log(u(rng_)));
+  }
+  candidates_.resize(size_t(k));
+  for (int e = 0; e < k; ++e) candidates_[size_t(e)] = e;
+  auto score = [&](int e) { return gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)); };
+  std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
+  const int m = std::max(1, std::min(params_.gumbel_m, k));
+  candidates_.resize(size_t(m));
+  phases_left_ = m > 1 ? int(std::ceil(std::log2(float(m)))) : 1;
+  phase_target_ = 0;
+  gumbel_ready_ = true;
+  // The first phase's target is set on the first selection.
+}
+
+int Search::select_gumbel_root() {
+  const NodeId root = tree_.root();
+  if (!gumbel_ready_) init_gumbel();
+  auto visits_of = [&](int e) -> uint32_t {
+    const NodeId c = tree_.edges(tree_.node(root))[e].child;
+    return c == kNoNode ? 0 : tree_.node(c).visits + tree_.node(c).in_flight;
+  };
+  for (int e : candidates_) {
+    const NodeId c = tree_.edges(tree_.node(root))[e].child;
+    if (c != kNoNode && tree_.node(c).proven == Proven::WIN) return e;
+  }
+  for (int guard = 0; guard < 64; ++guard) {
+    int best = -1;
+    uint32_t best_n = std::numeric_limits<uint32_t>::max();
+    for (int e : candidates_) {
+      const uint32_t nv = visits_of(e);
+      if (nv < phase_target_ && nv < best_n) {
+        best_n = nv;
+        best = e;
+      }
+    }
+    if (best >= 0) return best;
+    // The phase is complete: halve the candidates (not before the first phase), then give
+    // each survivor an equal share of what is left of the budget.
+    if (phase_target_ > 0 && candidates_.size() > 1) {
+      float max_n = 0;
+      const std::vector<float> cq = completed_q(root, &max_n);
+      const Edge* edges = tree_.edges(tree_.node(root));
+      auto score = [&](int e) {
+        return gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+      };
+      std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
+      candidates_.resize((candidates_.size() + 1) / 2);
+      phases_left_ = std::max(1, phases_left_ - 1);
+    }
+    const Node& r = tree_.node(root);
+    const int left = std::max(1, budget_ - int(r.visits + r.in_flight));
+    const uint32_t share = uint32_t(std::max(1, left / (phases_left_ * int(candidates_.size()))));
+    phase_target_ += share;
+  }
+  return candidates_.front();
+}
+
+// ---- results ----
+
+SearchResult Search::result() const {
+  SearchResult out;
+  const NodeId root = tree_.root();
+  const Node& r = tree_.node(root);
+  const Edge* edges = tree_.edges(r);
+  out.visits = r.visits;
+  out.value = r.visits > 0 ? -r.q : 0.0f;
+  out.draw = r.d;
+  out.proven = flip(r.proven);
+  if (r.proven == Proven::WIN) out.value = -1;  // mover into root wins: side to move lost
+  if (r.proven == Proven::LOSS) out.value = 1;
+  uint32_t total = 0;
+  for (int e = 0; e < r.num_edges; ++e) {
+    RootMove m;
+    m.move = Move::from_raw(edges[e].move);
+    m.prior = edges[e].prior_f();
+    if (edges[e].child != kNoNode) {
+      const Node& ch = tree_.node(edges[e].child);
+      m.visits = ch.visits;
+      m.q = ch.proven != Proven::NONE ? proven_value(ch.proven) : ch.q;
+    }
+    total += m.visits;
+    out.moves.push_back(m);
+  }
+  if (out.moves.empty()) return out;
+
+  int best = -1;
+  for (int e = 0; e < r.num_edges; ++e)  // a proven win is always the choice
+    if (edges[e].child != kNoNode && tree_.node(edges[e].child).proven == Proven::WIN) best = e;
+  if (params_.algorithm == RootAlgorithm::GUMBEL && gumbel_ready_) {
+    const std::vector<float> pi = improved_policy(root);
+    for (int e = 0; e < r.num_edges; ++e) out.moves[size_t(e)].target = pi[size_t(e)];
+    if (best < 0 && !candidates_.empty()) {
+      float max_n = 0;
+      const std::vector<float> cq = completed_q(root, &max_n);
+      float best_score = -std::numeric_limits<float>::infinity();
+      for (int e : candidates_) {
+        const float s = gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+        if (s > best_score) {
+          best_score = s;
+          best = e;
+        }
+      }
+    }
+  } else {
+    for (auto& m : out.moves) m.target = total > 0 ? float(m.visits) / float(total) : 1.0f / float(out.moves.size());
+  }
+  if (best < 0) {  // most visits, then best q, then prior
+    best = 0;
+    for (int e = 1; e < r.num_edges; ++e) {
+      const RootMove& a = out.moves[size_t(e)];
+      const RootMove& b = out.moves[size_t(best)];
+      if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior)))) best = e;
+    }
+  }
+  out.best = out.moves[size_t(best)].move;
+  // Principal variation: the chosen move, then most visited children.
+  NodeId n = edges[best].child;
+  out.pv.push_back(out.best);
+  while (n != kNoNode && out.pv.size() < 64) {
+    const Node& node = tree_.node(n);
+    const Edge* es = tree_.edges(node);
+    int pick = -1;
+    uint32_t most = 0;
+    for (int e = 0; e < node.num_edges; ++e)
+      if (es[e].child != kNoNode && tree_.node(es[e].child).visits > most) {
+        most = tree_.node(es[e].child).visits;
+        pick = e;
+      }
+    if (pick < 0) break;
+    out.pv.push_back(Move::from_raw(es[pick].move));
+    n = es[pick].child;
+  }
+  return out;
+}
+
+void Search::advance(Move move) {
+  assert(n_pending_ == 0);
+  tree_.advance(move);
+  gumbel_ready_ = false;
+  root_noise_applied_ = false;
+}
+
+SearchResult Search::run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves) {
+  start_move(game, visits, exploration);
+  std::vector<nn::EvalRequest> requests;
+  std::vector<nn::EvalResult> results;
+  while (!done()) {
+    requests.clear();
+    const int n = gather(game, max_leaves, requests);
+    if (n == 0) {
+      if (done()) break;
+      continue;  // only terminal leaves or collisions this round
+    }
+    results.resize(size_t(n));
+    evaluator.evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
+                       nn::Span<nn::EvalResult>(results.data(), results.size()));
+    complete(results.data(), n);
+  }
+  return result();
+}
+
+}  // namespace xq::selfplay

@@ -1,0 +1,142 @@
+// Monte Carlo tree search over a Game, driven in rounds so that leaves from many
+// simulations (virtual loss) and many games share one evaluator call:
+//
+//   search.start_move(game, visits, noise);
+//   while (!search.done()) {
+//     requests.clear();
+//     search.gather(game, max_leaves, requests);   // descends, plays and undoes moves on game
+//     evaluator.evaluate(requests, results);        // any nn::Evaluator
+//     search.complete(game, results);
+//   }
+//   SearchResult r = search.result();
+//
+// Two root algorithms (SearchParams::algorithm):
+//  - PUCT (AlphaZero): c_puct grows slowly with the parent's visits,
+//    c = c_init + log((N + c_base + 1) / c_base); unvisited children get first-play urgency
+//    by reduction from the parent's value; Dirichlet noise on the root priors for self-play.
+//  - Gumbel AlphaZero (Danihelka et al., 2022): Gumbel-top-k sampling of m root candidates,
+//    sequential halving of the visit budget over them, completed Q-values, the improved
+//    policy softmax(logits + sigma(completed Q)) as training target, and the deterministic
+//    improved-policy selection below the root.
+// Both back up W/D/L means, judge terminal nodes with the game's rules (mate, stalemate,
+// repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver).
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "core/game.h"
+#include "nn/evaluator.h"
+#include "selfplay/tree.h"
+
+namespace xq::selfplay {
+
+enum class RootAlgorithm { PUCT, GUMBEL };
+
+struct SearchParams {
+  RootAlgorithm algorithm = RootAlgorithm::PUCT;
+  float c_puct_init = 1.25f;      // AlphaZero's c_init
+  float c_puct_base = 19652.0f;   // AlphaZero's c_base
+  float fpu_reduction = 0.25f;    // unvisited child: parent value - reduction * sqrt(visited prior mass)
+  float fpu_reduction_root = 0.0f;
+  float dirichlet_alpha = 0.3f;   // root noise (PUCT, when asked for)
+  float dirichlet_fraction = 0.25f;
+  int gumbel_m = 16;              // root candidates (Gumbel)
+  float gumbel_c_visit = 50.0f;
+  float gumbel_c_scale = 1.0f;
+  int max_collisions = 8;         // per gather(), before giving up on more leaves
+};
+
+// One root move's statistics.
+struct RootMove {
+  Move move;
+  float prior = 0;
+  uint32_t visits = 0;
+  float q = 0;       // mean (win - loss) for the side to move at the root
+  float target = 0;  // training target weight (visits share, or the Gumbel improved policy)
+};
+
+struct SearchResult {
+  Move best;                     // the search's choice (most visits, proven win, or Gumbel's pick)
+  std::vector<RootMove> moves;   // every legal root move
+  float value = 0;               // root mean (win - loss) for the side to move
+  float draw = 0;                // root mean draw probability
+  uint32_t visits = 0;           // root visits
+  Proven proven = Proven::NONE;  // for the side to move at the root
+  std::vector<Move> pv;          // most visited line
+};
+
+class Search {
+ public:
+  explicit Search(const SearchParams& params = SearchParams(), uint64_t seed = 0);
+
+  const SearchParams& params() const { return params_; }
+  void set_params(const SearchParams& p) { params_ = p; }
+
+  // Forgets the tree (a new game, or a position not reached by advance()).
+  void reset();
+  // Prepares a search from game's current position with a budget of `visits` root visits
+  // (visits kept from tree reuse count). `exploration`: root noise (Dirichlet for PUCT,
+  // Gumbel samples for Gumbel); without it the search is deterministic.
+  void start_move(Game& game, int visits, bool exploration);
+  // True when the budget is reached (or the root is proven) and nothing is in flight.
+  bool done() const;
+
+  // Descends up to `max_leaves` times from the root, applying virtual loss, and appends one
+  // request per leaf that needs the network. Terminal and proven leaves are backed up at
+  // once. The requests point into this Search and stay valid until complete().
+  // `game` must be at the root position; it is returned there.
+  int gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& requests);
+  // Takes the evaluations of the last gather()'s requests, in order.
+  void complete(const nn::EvalResult* results, int count);
+
+  // Convenience: runs a whole search with `evaluator`, `max_leaves` leaves per call.
+  SearchResult run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves = 8);
+
+  SearchResult result() const;
+  // Keeps the subtree of `move` for the next search (tree reuse).
+  void advance(Move move);
+
+  const Tree& tree() const { return tree_; }
+  uint64_t evaluations() const { return evaluations_; }
+  uint64_t collisions() const { return collisions_; }
+
+ private:
+  struct Pending {
+    std::vector<NodeId> path;
+    nn::EvalInput input;
+  };
+  int select_child(NodeId n, bool is_root);
+  int select_puct(NodeId n, bool is_root);
+  int select_gumbel_interior(NodeId n);
+  int select_gumbel_root();
+  void expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& result);
+  void backup(const std::vector<NodeId>& path, float value, float draw, bool proven_leaf);
+  void revert(const std::vector<NodeId>& path);
+  void apply_root_noise();
+  void init_gumbel();
+  float sigma(float q_normalized, uint32_t max_visits) const;
+  std::vector<float> completed_q(NodeId n, float* max_visits) const;
+  std::vector<float> improved_policy(NodeId n) const;
+  static float proven_value(Proven p) { return p == Proven::WIN ? 1.0f : p == Proven::LOSS ? -1.0f : 0.0f; }
+
+  SearchParams params_;
+  Tree tree_;
+  std::mt19937_64 rng_;
+  int budget_ = 0;
+  bool exploration_ = false;
+  bool root_noise_applied_ = false;
+  std::vector<Pending> pending_;
+  int n_pending_ = 0;
+  std::vector<NodeId> path_;
+  uint64_t evaluations_ = 0, collisions_ = 0;
+  // Gumbel root state.
+  std::vector<float> gumbel_;            // per root edge
+  std::vector<int> candidates_;          // root edge indices still in the halving
+  uint32_t phase_target_ = 0;            // visits each candidate should reach in this phase
+  int phases_left_ = 0;
+  bool gumbel_ready_ = false;
+};
+
+}  // namespace xq::selfplay

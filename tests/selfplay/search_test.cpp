@@ -1,0 +1,210 @@
+// MCTS tests with the uniform and deterministic test evaluators (no torch).
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "core/move_parse.h"
+#include "selfplay/search.h"
+#include "tests/selfplay/test_positions.h"
+
+namespace xq::selfplay {
+namespace {
+
+SearchParams puct() { return SearchParams(); }
+SearchParams gumbel() {
+  SearchParams p;
+  p.algorithm = RootAlgorithm::GUMBEL;
+  return p;
+}
+
+// Visits every node of the tree.
+void for_each_node(const Tree& tree, const std::function<void(const Node&)>& f) {
+  std::vector<NodeId> stack{tree.root()};
+  while (!stack.empty()) {
+    const Node& n = tree.node(stack.back());
+    stack.pop_back();
+    f(n);
+    const Edge* e = tree.edges(n);
+    for (int i = 0; i < n.num_edges; ++i)
+      if (e[i].child != kNoNode) stack.push_back(e[i].child);
+  }
+}
+
+// h6d6 is Red's only move that wins at once (mate, or stalemate, which also loses).
+const char* kMateInOne = "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w";
+const char* kMateInTwo = "3R5/9/5k3/9/9/9/9/1C7/3K5/9 w";
+
+TEST(Search, FindsTheOnlyMateInOne) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game(kMateInOne);
+    nn::UniformEvaluator uniform;
+    Search search(params, 1);
+    const SearchResult r = search.run(game, uniform, 400, false);
+    EXPECT_EQ(move_to_iccs(r.best), "h6d6");
+    EXPECT_EQ(r.proven, Proven::WIN);
+    EXPECT_TRUE(test::mates_in_one(game.position(), r.best));
+    EXPECT_EQ(game.ply(), 0) << "the game is returned to the root";
+  }
+}
+
+TEST(Search, FindsAMateInTwo) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game(kMateInTwo);
+    ASSERT_FALSE(test::has_mate_in_one(game.position()));
+    nn::UniformEvaluator uniform;
+    Search search(params, 2);
+    const SearchResult r = search.run(game, uniform, 3000, false);
+    EXPECT_TRUE(test::mates_in_two(game.position(), r.best)) << move_to_iccs(r.best);
+    EXPECT_EQ(r.proven, Proven::WIN);
+  }
+}
+
+TEST(Search, AvoidsAMoveThatAllowsMateInOne) {
+  // Black to move: some of its moves let Red win at once (f1f9 and others), some do not.
+  // The search must choose one after which Red has no winning move.
+  const char* fen = "3k5/R8/9/9/9/9/9/3r5/5R3/4K4 b";
+  Game game(fen);
+  int safe = 0;
+  for (Move m : MoveList(game.position())) {
+    Position after = game.position();
+    UndoInfo u;
+    after.do_move(m, u);
+    safe += !test::has_mate_in_one(after);
+  }
+  ASSERT_GT(safe, 0);
+  ASSERT_LT(safe, MoveList(game.position()).size()) << "some move must allow a mate";
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    nn::UniformEvaluator uniform;
+    Search search(params, 3);
+    const SearchResult r = search.run(game, uniform, 2000, false);
+    Position after = game.position();
+    UndoInfo u;
+    after.do_move(r.best, u);
+    EXPECT_FALSE(test::has_mate_in_one(after)) << move_to_iccs(r.best);
+  }
+}
+
+TEST(Search, VisitCountsAddUpAndVirtualLossLeavesNoTrace) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game;
+    nn::TestEvaluator evaluator(5);
+    Search search(params, 4);
+    const SearchResult r = search.run(game, evaluator, 800, true, 16);
+    EXPECT_GE(r.visits, 800u);
+    uint32_t child_sum = 0;
+    for (const RootMove& m : r.moves) child_sum += m.visits;
+    EXPECT_EQ(r.visits, child_sum + 1);
+    size_t expanded = 0;
+    for_each_node(search.tree(), [&](const Node& n) {
+      EXPECT_EQ(n.in_flight, 0u);
+      EXPECT_EQ(n.pending, 0);
+      if (!n.expanded || n.terminal) return;
+      ++expanded;
+      uint32_t sum = 0;
+      const Edge* e = search.tree().edges(n);
+      for (int i = 0; i < n.num_edges; ++i)
+        if (e[i].child != kNoNode) sum += search.tree().node(e[i].child).visits;
+      if (n.proven == Proven::NONE) {
+        EXPECT_EQ(n.visits, sum + 1);
+      }
+    });
+    // Every evaluation expanded exactly one node: collisions cost no evaluation.
+    EXPECT_EQ(search.evaluations(), expanded);
+    EXPECT_EQ(evaluator.positions(), expanded);
+  }
+}
+
+TEST(Search, TargetsArePolicies) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game;
+    nn::TestEvaluator evaluator(6);
+    Search search(params, 5);
+    const SearchResult r = search.run(game, evaluator, 200, true, 8);
+    ASSERT_EQ(r.moves.size(), 44u);
+    float sum = 0;
+    for (const RootMove& m : r.moves) {
+      EXPECT_GE(m.target, 0.0f);
+      sum += m.target;
+    }
+    EXPECT_NEAR(sum, 1.0f, 1e-4);
+    EXPECT_GE(r.pv.size(), 2u);
+    EXPECT_EQ(r.pv[0], r.best);
+  }
+}
+
+TEST(Search, GumbelHalvesTheCandidates) {
+  // With m = 4 candidates and 16 visits, sequential halving visits at most 4 root moves,
+  // and the chosen move is one of the most visited.
+  SearchParams p = gumbel();
+  p.gumbel_m = 4;
+  Game game;
+  nn::TestEvaluator evaluator(7);
+  Search search(p, 6);
+  const SearchResult r = search.run(game, evaluator, 16, true, 1);
+  int visited = 0;
+  uint32_t most = 0, chosen = 0;
+  for (const RootMove& m : r.moves) {
+    visited += m.visits > 0;
+    most = std::max(most, m.visits);
+    if (m.move == r.best) chosen = m.visits;
+  }
+  EXPECT_EQ(visited, 4);
+  EXPECT_EQ(chosen, most);
+}
+
+TEST(Search, TreeReuseKeepsTheSubtree) {
+  Game game;
+  nn::TestEvaluator evaluator(8);
+  Search search(puct(), 7);
+  const SearchResult r = search.run(game, evaluator, 600, false, 8);
+  uint32_t child_visits = 0;
+  for (const RootMove& m : r.moves)
+    if (m.move == r.best) child_visits = m.visits;
+  const size_t before = search.tree().node_count();
+  search.advance(r.best);
+  game.play(r.best);
+  EXPECT_EQ(search.tree().node(search.tree().root()).visits, child_visits);
+  EXPECT_LT(search.tree().node_count(), before);
+  const SearchResult next = search.run(game, evaluator, 600, false, 8);
+  EXPECT_GE(next.visits, 600u);
+  // An unknown move clears the tree.
+  search.advance(Move(0, 1));
+  EXPECT_EQ(search.tree().node_count(), 1u);
+}
+
+TEST(Search, SameSeedSameGame) {
+  auto play = [](uint64_t seed) {
+    Game game;
+    nn::TestEvaluator evaluator(9);
+    Search search(puct(), seed);
+    std::vector<Move> moves;
+    for (int ply = 0; ply < 20 && !game.over(); ++ply) {
+      const SearchResult r = search.run(game, evaluator, 64, true, 4);
+      moves.push_back(r.best);
+      search.advance(r.best);
+      game.play(r.best);
+    }
+    return moves;
+  };
+  EXPECT_EQ(play(11), play(11));
+}
+
+TEST(Search, TerminalRootIsDoneAtOnce) {
+  Game game("3k1R3/9/9/9/9/9/9/9/9/3RK4 b");  // black is mated
+  nn::UniformEvaluator uniform;
+  Search search(puct(), 1);
+  search.start_move(game, 100, false);
+  std::vector<nn::EvalRequest> requests;
+  EXPECT_EQ(search.gather(game, 8, requests), 0);
+  EXPECT_TRUE(search.done());
+  EXPECT_EQ(search.result().proven, Proven::LOSS);
+  EXPECT_EQ(uniform.positions(), 0u);
+}
+
+TEST(Search, NodesAndEdgesAreCompact) {
+  EXPECT_LE(sizeof(Node), 64u);
+  EXPECT_EQ(sizeof(Edge), 8u);
+}
+
+}  // namespace
+}  // namespace xq::selfplay
