@@ -1,0 +1,200 @@
+#include "nn/checkpoint.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "nn/net_config.h"
+#include "nn/planes.h"
+#include "nn/policy_labels.h"
+
+namespace xq::nn {
+
+namespace {
+
+constexpr char kMagic[8] = {'X', 'Q', 'Z', 'C', 'K', 'P', 'T', '1'};
+constexpr char kEnd[8] = {'X', 'Q', 'Z', 'E', 'N', 'D', 0, 0};
+constexpr uint32_t kVersion = 1;
+constexpr size_t kHeader = 16;
+
+void put_u32(std::string& s, uint32_t v) {
+  for (int i = 0; i < 4; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
+}
+uint32_t get_u32(const char* p) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(p[i])) << (8 * i);
+  return v;
+}
+uint32_t crc(const std::string& data) {
+  uLong c = crc32(0L, Z_NULL, 0);
+  size_t off = 0;
+  while (off < data.size()) {
+    const size_t chunk = std::min<size_t>(data.size() - off, 1u << 30);
+    c = crc32(c, reinterpret_cast<const Bytef*>(data.data() + off), uInt(chunk));
+    off += chunk;
+  }
+  return uint32_t(c);
+}
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw CheckpointError("checkpoint " + path + ": " + what);
+}
+
+void write_all(int fd, const std::string& data, const std::string& path) {
+  size_t off = 0;
+  while (off < data.size()) {
+    const ssize_t w = ::write(fd, data.data() + off, data.size() - off);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      fail(path, std::string("write failed: ") + std::strerror(errno));
+    }
+    off += size_t(w);
+  }
+}
+
+}  // namespace
+
+void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note,
+                     const CheckpointSections& extra) {
+  if (extra.count("weights")) fail(path, "extra section named 'weights' is reserved");
+  std::ostringstream weights_stream;
+  torch::save(net, weights_stream);
+  std::vector<std::pair<std::string, const std::string*>> sections;
+  const std::string weights = weights_stream.str();
+  sections.emplace_back("weights", &weights);
+  for (const auto& [name, data] : extra) sections.emplace_back(name, &data);
+
+  xqzero::CheckpointMeta meta;
+  *meta.mutable_network() = net->config();
+  meta.set_step(step);
+  meta.set_created_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch())
+                               .count());
+  meta.set_num_labels(kNumLabels);
+  meta.set_input_planes(input_planes(net->config().history()));
+  meta.set_note(note);
+  for (const auto& [name, data] : sections) {
+    auto* s = meta.add_sections();
+    s->set_name(name);
+    s->set_size(data->size());
+    s->set_crc32(crc(*data));
+  }
+  std::string head(kMagic, sizeof kMagic);
+  put_u32(head, kVersion);
+  const std::string meta_bytes = meta.SerializeAsString();
+  put_u32(head, uint32_t(meta_bytes.size()));
+  head += meta_bytes;
+
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(path, "cannot create " + tmp + ": " + std::strerror(errno));
+  try {
+    write_all(fd, head, path);
+    for (const auto& s : sections) write_all(fd, *s.second, path);
+    write_all(fd, std::string(kEnd, sizeof kEnd), path);
+    if (::fsync(fd) != 0) fail(path, std::string("fsync failed: ") + std::strerror(errno));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) fail(path, std::string("close failed: ") + std::strerror(errno));
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(tmp.c_str());
+    fail(path, "rename from " + tmp + " failed: " + why);
+  }
+  // Make the rename itself durable.
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSections* sections) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) fail(path, "read error");
+  if (data.size() < sizeof kMagic || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
+    fail(path, "not an xqzero checkpoint (bad magic bytes)");
+  if (data.size() < kHeader) fail(path, "truncated: file ends inside the header");
+  const uint32_t version = get_u32(data.data() + 8);
+  if (version != kVersion)
+    fail(path, "container version " + std::to_string(version) + ", this build reads version " +
+                   std::to_string(kVersion));
+  const uint64_t meta_len = get_u32(data.data() + 12);
+  if (data.size() < kHeader + meta_len)
+    fail(path, "truncated: file has " + std::to_string(data.size()) + " bytes, metadata alone needs " +
+                   std::to_string(kHeader + meta_len));
+  xqzero::CheckpointMeta meta;
+  if (!meta.ParseFromArray(data.data() + kHeader, int(meta_len))) fail(path, "metadata does not parse");
+  uint64_t expected = kHeader + meta_len + sizeof kEnd;
+  for (const auto& s : meta.sections()) expected += s.size();
+  if (data.size() < expected)
+    fail(path, "truncated: file has " + std::to_string(data.size()) + " bytes, its metadata describes " +
+                   std::to_string(expected));
+  if (data.size() > expected)
+    fail(path, "file has " + std::to_string(data.size() - expected) + " unexpected bytes after its data");
+  if (std::memcmp(data.data() + expected - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail(path, "end marker missing");
+  size_t off = kHeader + meta_len;
+  bool has_weights = false;
+  for (const auto& s : meta.sections()) {
+    std::string bytes = data.substr(off, s.size());
+    off += s.size();
+    if (crc(bytes) != s.crc32()) fail(path, "section '" + s.name() + "' is corrupt (crc32 mismatch)");
+    has_weights |= s.name() == "weights";
+    if (sections) (*sections)[s.name()] = std::move(bytes);
+  }
+  if (!has_weights) fail(path, "no weights section");
+  if (meta.num_labels() != kNumLabels)
+    fail(path, "written for " + std::to_string(meta.num_labels()) + " policy labels, this build has " +
+                   std::to_string(kNumLabels));
+  if (meta.input_planes() != input_planes(meta.network().history()))
+    fail(path, "written for " + std::to_string(meta.input_planes()) + " input planes, this build makes " +
+                   std::to_string(input_planes(meta.network().history())));
+  return meta;
+}
+
+xqzero::CheckpointMeta load_checkpoint(const std::string& path, Network& net, CheckpointSections* extra) {
+  CheckpointSections sections;
+  xqzero::CheckpointMeta meta = read_checkpoint(path, &sections);
+  const std::string diff = architecture_difference(meta.network(), net->config());
+  if (!diff.empty()) fail(path, "architecture differs (checkpoint vs network): " + diff);
+  try {
+    std::istringstream weights(sections["weights"]);
+    torch::load(net, weights);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    fail(path, "weights do not load: " + what.substr(0, what.find('\n')));
+  }
+  if (extra) {
+    sections.erase("weights");
+    *extra = std::move(sections);
+  }
+  return meta;
+}
+
+Network load_network(const std::string& path, xqzero::CheckpointMeta* meta_out) {
+  const xqzero::CheckpointMeta meta = read_checkpoint(path);
+  try {
+    validate(meta.network());
+  } catch (const std::invalid_argument& e) {
+    fail(path, std::string("bad architecture: ") + e.what());
+  }
+  Network net(meta.network());
+  const xqzero::CheckpointMeta loaded = load_checkpoint(path, net);
+  if (meta_out) *meta_out = loaded;
+  return net;
+}
+
+}  // namespace xq::nn

@@ -1,0 +1,132 @@
+#include "nn/network.h"
+
+#include <stdexcept>
+
+#include "nn/net_config.h"
+#include "nn/planes.h"
+#include "nn/policy_labels.h"
+
+namespace xq::nn {
+
+namespace F = torch::nn::functional;
+using torch::nn::BatchNorm2d;
+using torch::nn::Conv2d;
+using torch::nn::Conv2dOptions;
+using torch::nn::Linear;
+
+namespace {
+
+Conv2d conv(int in, int out, int k, bool bias) {
+  return Conv2d(Conv2dOptions(in, out, k).padding(k / 2).bias(bias));
+}
+
+}  // namespace
+
+NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) {
+  validate(config_);
+  const int c = config_.channels();
+  stem_ = register_module("stem", conv(input_planes(config_.history()), c, 3, false));
+  stem_bn_ = register_module("stem_bn", BatchNorm2d(c));
+  for (int i = 0; i < config_.blocks(); ++i) {
+    Block b;
+    const std::string p = "block" + std::to_string(i) + "_";
+    b.conv1 = register_module(p + "conv1", conv(c, c, 3, false));
+    b.bn1 = register_module(p + "bn1", BatchNorm2d(c));
+    b.conv2 = register_module(p + "conv2", conv(c, c, 3, false));
+    b.bn2 = register_module(p + "bn2", BatchNorm2d(c));
+    if (config_.se()) {
+      const int hidden = c / config_.se_ratio();
+      b.se1 = register_module(p + "se1", Linear(c, hidden));
+      b.se2 = register_module(p + "se2", Linear(hidden, 2 * c));
+    }
+    blocks_.push_back(b);
+  }
+  policy_conv_ = register_module("policy_conv", conv(c, c, 3, false));
+  policy_bn_ = register_module("policy_bn", BatchNorm2d(c));
+  policy_out_ = register_module("policy_out", conv(c, kPolicyPlanes, 1, true));
+  const int vc = config_.value_channels();
+  value_conv_ = register_module("value_conv", conv(c, vc, 1, false));
+  value_bn_ = register_module("value_bn", BatchNorm2d(vc));
+  const int value_in = vc * SQUARE_NB + (config_.global_pool() ? 2 * c : 0);
+  value_fc1_ = register_module("value_fc1", Linear(value_in, config_.value_hidden()));
+  value_fc2_ = register_module("value_fc2", Linear(config_.value_hidden(), 3));
+}
+
+std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor x) {
+  x = torch::relu(stem_bn_(stem_(x)));
+  for (Block& b : blocks_) {
+    torch::Tensor y = torch::relu(b.bn1(b.conv1(x)));
+    y = b.bn2(b.conv2(y));
+    if (b.se1) {
+      torch::Tensor g = b.se2(torch::relu(b.se1(y.mean({2, 3}))));
+      auto parts = g.chunk(2, 1);
+      y = y * torch::sigmoid(parts[0]).unsqueeze(-1).unsqueeze(-1) + parts[1].unsqueeze(-1).unsqueeze(-1);
+    }
+    x = torch::relu(x + y);
+  }
+  const int64_t batch = x.size(0);
+  torch::Tensor policy = policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({batch, -1});
+  torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({batch, -1});
+  if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
+  v = value_fc2_(torch::relu(value_fc1_(v)));
+  return {policy, v};
+}
+
+std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward_compact(const torch::Tensor& compact) {
+  return forward(expand_planes(compact, config_.history(), stem_->weight.scalar_type()));
+}
+
+int64_t NetworkImpl::parameter_count() const {
+  int64_t n = 0;
+  for (const auto& p : parameters()) n += p.numel();
+  return n;
+}
+
+torch::Tensor expand_planes(const torch::Tensor& compact, int history, torch::ScalarType dtype) {
+  const int64_t batch = compact.size(0);
+  const int boards = history + 1;
+  if (compact.dim() != 2 || compact.size(1) != compact_width(history))
+    throw std::invalid_argument("expand_planes: compact batch has the wrong width");
+  const auto opts = torch::TensorOptions().device(compact.device());
+  // [B, boards, 1, 90] == [1, 1, 14, 1] codes 1..14 -> [B, boards, 14, 90]
+  torch::Tensor squares = compact.narrow(1, 0, SQUARE_NB * boards).reshape({batch, boards, 1, SQUARE_NB});
+  torch::Tensor codes = torch::arange(1, kPlanesPerBoard + 1, opts.dtype(torch::kUInt8)).view({1, 1, -1, 1});
+  torch::Tensor pieces = squares.eq(codes).to(dtype).view({batch, boards * kPlanesPerBoard, RANK_NB, FILE_NB});
+  torch::Tensor scalars = compact.narrow(1, SQUARE_NB * boards, 2).to(torch::kFloat);
+  torch::Tensor rep = scalars.select(1, 0), half = scalars.select(1, 1);
+  torch::Tensor s = torch::stack({rep.ge(1).to(torch::kFloat), rep.ge(2).to(torch::kFloat),
+                                  half / float(kHalfmoveScale), torch::ones_like(rep)},
+                                 1)
+                        .to(dtype)
+                        .view({batch, kScalarPlanes, 1, 1})
+                        .expand({batch, kScalarPlanes, RANK_NB, FILE_NB});
+  return torch::cat({pieces, s}, 1);
+}
+
+torch::Tensor label_logits(const torch::Tensor& policy_map) {
+  static const std::vector<int64_t> index = [] {
+    std::vector<int64_t> v(kNumLabels);
+    for (int l = 0; l < kNumLabels; ++l) v[size_t(l)] = label_policy_index(l);
+    return v;
+  }();
+  torch::Tensor idx = torch::tensor(index, torch::TensorOptions().dtype(torch::kLong)).to(policy_map.device());
+  return policy_map.index_select(1, idx);
+}
+
+Network clone_network(const Network& net) {
+  Network copy(net->config());
+  torch::NoGradGuard no_grad;
+  auto src_params = net->named_parameters(true);
+  for (auto& p : copy->named_parameters(true)) p.value().copy_(src_params[p.key()]);
+  auto src_buffers = net->named_buffers(true);
+  for (auto& b : copy->named_buffers(true)) b.value().copy_(src_buffers[b.key()]);
+  copy->train(net->is_training());
+  return copy;
+}
+
+Network make_network(const xqzero::NetworkConfig& config, uint64_t seed) {
+  torch::manual_seed(seed);
+  return Network(config);
+}
+
+}  // namespace xq::nn

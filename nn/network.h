@@ -1,0 +1,67 @@
+// The policy/value network (LibTorch). Include only from the few torch translation units.
+//
+// Input: the compact batch (nn/planes.h), uint8 [B, compact_width(history)], expanded to
+// float planes [B, input_planes(history), 10, 9] on the net's own device by expand_planes.
+// Tower: 3x3 conv stem, then `blocks` residual blocks (conv3x3-BN-ReLU-conv3x3-BN, optional
+// squeeze-excitation giving a per-channel scale and bias, skip connection, ReLU), `channels`
+// wide. Convolutions before a BatchNorm have no bias.
+// Policy head: conv3x3-BN-ReLU, then a 1x1 conv to kPolicyPlanes move-type planes; the
+// label logits are gathered from that map (nn/policy_labels.h label_policy_index), so the
+// head is small and translation-aware. Value head: 1x1 conv to value_channels, BN, ReLU,
+// flatten (with global_pool also the tower's per-channel mean and max), FC value_hidden,
+// ReLU, FC 3 = win/draw/loss logits.
+// Precision: float32 on CPU; float16 or bfloat16 allowed on CUDA (whole module cast; the
+// masked softmax is computed in float32).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <utility>
+
+#include "config.pb.h"
+
+namespace xq::nn {
+
+class NetworkImpl : public torch::nn::Module {
+ public:
+  explicit NetworkImpl(const xqzero::NetworkConfig& config);
+
+  // planes [B, input_planes, 10, 9] -> (policy map [B, kPolicyPlanes * 90], wdl logits [B, 3]).
+  std::pair<torch::Tensor, torch::Tensor> forward(torch::Tensor planes);
+  // compact uint8 [B, compact_width] on the net's device -> as forward().
+  std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
+
+  const xqzero::NetworkConfig& config() const { return config_; }
+  int64_t parameter_count() const;
+
+ private:
+  struct Block {
+    torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
+    torch::nn::BatchNorm2d bn1{nullptr}, bn2{nullptr};
+    torch::nn::Linear se1{nullptr}, se2{nullptr};
+  };
+  xqzero::NetworkConfig config_;
+  torch::nn::Conv2d stem_{nullptr};
+  torch::nn::BatchNorm2d stem_bn_{nullptr};
+  std::vector<Block> blocks_;
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr};
+  torch::nn::BatchNorm2d policy_bn_{nullptr};
+  torch::nn::Conv2d value_conv_{nullptr};
+  torch::nn::BatchNorm2d value_bn_{nullptr};
+  torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
+};
+TORCH_MODULE(Network);
+
+// Expands a compact batch (nn/planes.h) to input planes of `dtype` on the batch's device.
+torch::Tensor expand_planes(const torch::Tensor& compact, int history, torch::ScalarType dtype);
+
+// Dense label logits [B, kNumLabels] from a policy map (for training losses).
+torch::Tensor label_logits(const torch::Tensor& policy_map);
+
+// A new network of the same architecture with copies of every parameter and buffer (on CPU).
+Network clone_network(const Network& net);
+
+// A fresh network with weights drawn from torch's generator seeded with `seed`.
+Network make_network(const xqzero::NetworkConfig& config, uint64_t seed);
+
+}  // namespace xq::nn

@@ -1,0 +1,157 @@
+#include "nn/torch_evaluator.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "nn/checkpoint.h"
+#include "nn/device.h"
+#include "nn/net_config.h"
+#include "nn/planes.h"
+#include "nn/policy_labels.h"
+#include "nn/torch_backend.h"
+
+namespace xq::nn {
+
+namespace {
+
+torch::ScalarType parse_precision(const std::string& text, bool cuda) {
+  if (text == "auto") return cuda ? torch::kHalf : torch::kFloat;
+  if (text == "float32") return torch::kFloat;
+  if (text == "float16" || text == "bfloat16") {
+    if (!cuda) throw std::invalid_argument("precision " + text + " needs a CUDA device; use float32 on CPU");
+    return text == "float16" ? torch::kHalf : torch::kBFloat16;
+  }
+  throw std::invalid_argument("bad precision '" + text + "': expected auto, float32, float16 or bfloat16");
+}
+
+const char* precision_name(torch::ScalarType t) {
+  return t == torch::kHalf ? "float16" : t == torch::kBFloat16 ? "bfloat16" : "float32";
+}
+
+struct TorchSlot final : BatchSlot {
+  int capacity = 0;
+  int batch = 0;
+  int max_labels = 0;
+  torch::Tensor compact;  // uint8 [capacity, width]
+  torch::Tensor index;    // int64 [capacity * MAX_MOVES], used as [batch, max_labels]
+  torch::Tensor counts;   // int64 [capacity]
+  std::vector<int> n_labels;
+};
+
+}  // namespace
+
+TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std::string& precision, int threads)
+    : net_(std::move(net)), device_(torch::kCPU), dtype_(torch::kFloat), threads_(threads) {
+  const DeviceSpec spec = resolve_device(device);
+  device_ = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
+  dtype_ = parse_precision(precision, spec.cuda);
+  if (threads_ < 0) throw std::invalid_argument("threads must be >= 0");
+  if (threads_ > 0) at::set_num_threads(threads_);
+  net_->to(device_, dtype_);
+  net_->eval();
+}
+
+std::string TorchEvaluator::describe() const {
+  return "torch(" + (device_.is_cuda() ? "cuda:" + std::to_string(device_.index()) : std::string("cpu")) + ", " +
+         precision_name(dtype_) + ", " + short_name(net_->config()) + ")";
+}
+
+std::unique_ptr<BatchSlot> TorchEvaluator::make_slot(int max_batch) {
+  auto slot = std::make_unique<TorchSlot>();
+  slot->capacity = std::max(1, max_batch);
+  auto host = torch::TensorOptions().device(torch::kCPU).pinned_memory(device_.is_cuda());
+  slot->compact = torch::empty({slot->capacity, compact_width(net_->config().history())}, host.dtype(torch::kUInt8));
+  slot->index = torch::empty({int64_t(slot->capacity) * MAX_MOVES}, host.dtype(torch::kLong));
+  slot->counts = torch::empty({slot->capacity}, host.dtype(torch::kLong));
+  slot->n_labels.resize(size_t(slot->capacity));
+  return slot;
+}
+
+void TorchEvaluator::prepare(BatchSlot& base, Span<const EvalRequest> requests) {
+  auto& slot = static_cast<TorchSlot&>(base);
+  const int n = int(requests.size());
+  if (n > slot.capacity) throw std::invalid_argument("TorchEvaluator: batch larger than its slot");
+  const int history = net_->config().history();
+  const int width = compact_width(history);
+  uint8_t* compact = slot.compact.data_ptr<uint8_t>();
+  int max_labels = 1;
+  for (int b = 0; b < n; ++b) {
+    const EvalRequest& r = requests[size_t(b)];
+    if (r.n_labels < 0 || r.n_labels > MAX_MOVES) throw std::invalid_argument("TorchEvaluator: bad label count");
+    write_compact(r, history, compact + int64_t(b) * width);
+    max_labels = std::max(max_labels, r.n_labels);
+  }
+  int64_t* index = slot.index.data_ptr<int64_t>();
+  int64_t* counts = slot.counts.data_ptr<int64_t>();
+  for (int b = 0; b < n; ++b) {
+    const EvalRequest& r = requests[size_t(b)];
+    int64_t* row = index + int64_t(b) * max_labels;
+    for (int j = 0; j < r.n_labels; ++j) {
+      if (r.labels[j] >= kNumLabels) throw std::invalid_argument("TorchEvaluator: label out of range");
+      row[j] = label_policy_index(r.labels[j]);
+    }
+    std::fill(row + r.n_labels, row + max_labels, 0);
+    counts[b] = r.n_labels;
+    slot.n_labels[size_t(b)] = r.n_labels;
+  }
+  slot.batch = n;
+  slot.max_labels = max_labels;
+}
+
+void TorchEvaluator::run(BatchSlot& base, Span<EvalResult> results) {
+  auto& slot = static_cast<TorchSlot&>(base);
+  const int n = slot.batch, L = slot.max_labels;
+  if (size_t(n) != results.size()) throw std::invalid_argument("TorchEvaluator: result count differs from batch");
+  if (n == 0) return;
+  thread_local int threads_set = 0;
+  if (threads_ > 0 && threads_set != threads_) {
+    at::set_num_threads(threads_);  // per-thread with OpenMP builds
+    threads_set = threads_;
+  }
+  torch::Tensor priors, wdl;
+  {
+    c10::InferenceMode guard;
+    std::lock_guard<std::mutex> lock(forward_mutex_);
+    const bool cuda = device_.is_cuda();
+    torch::Tensor compact = slot.compact.narrow(0, 0, n).to(device_, /*non_blocking=*/cuda);
+    torch::Tensor index = slot.index.narrow(0, 0, int64_t(n) * L).view({n, L}).to(device_, cuda);
+    torch::Tensor counts = slot.counts.narrow(0, 0, n).to(device_, cuda);
+    auto out = net_->forward_compact(compact);
+    torch::Tensor logits = out.first.gather(1, index).to(torch::kFloat);
+    torch::Tensor pad = torch::arange(L, counts.options()).unsqueeze(0).ge(counts.unsqueeze(1));
+    logits.masked_fill_(pad, -std::numeric_limits<float>::infinity());
+    priors = torch::softmax(logits, 1).to(torch::kCPU).contiguous();
+    wdl = torch::softmax(out.second.to(torch::kFloat), 1).to(torch::kCPU).contiguous();
+  }
+  const float* p = priors.data_ptr<float>();
+  const float* v = wdl.data_ptr<float>();
+  for (int b = 0; b < n; ++b) {
+    EvalResult& r = results[size_t(b)];
+    const int k = slot.n_labels[size_t(b)];
+    r.priors.assign(p + int64_t(b) * L, p + int64_t(b) * L + k);
+    r.wdl = {v[3 * b], v[3 * b + 1], v[3 * b + 2]};
+  }
+}
+
+void TorchEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) {
+  if (requests.size() != results.size())
+    throw std::invalid_argument("TorchEvaluator: requests and results differ in size");
+  if (requests.empty()) return;
+  const std::unique_ptr<BatchSlot> slot = make_slot(int(requests.size()));
+  prepare(*slot, requests);
+  run(*slot, results);
+}
+
+std::shared_ptr<Evaluator> make_torch_backend(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc) {
+  Network net{nullptr};
+  if (!ec.weights().empty()) {
+    net = Network(nc);
+    load_checkpoint(ec.weights(), net);
+  } else {
+    net = make_network(nc, uint64_t(ec.init_seed()));
+  }
+  return std::make_shared<TorchEvaluator>(net, ec.device(), ec.precision(), ec.threads());
+}
+
+}  // namespace xq::nn

@@ -1,0 +1,101 @@
+// make_evaluator: backends and wrappers chosen by config, bad configs rejected by name.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "nn/evaluator_factory.h"
+#include "nn/net_config.h"
+#include "nn_test_util.h"
+
+namespace xq::nn {
+namespace {
+
+xqzero::NetworkConfig tiny() {
+  xqzero::NetworkConfig c;
+  c.set_blocks(1);
+  c.set_channels(8);
+  c.set_value_hidden(16);
+  return c;
+}
+
+std::string error_of(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc = tiny()) {
+  try {
+    make_evaluator(ec, nc);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(Factory, StacksWrappersByConfig) {
+  xqzero::EvaluatorConfig ec;
+  ec.set_name("uniform");
+  EXPECT_EQ(make_evaluator(ec)->describe().find("cache("), 0u);
+  ec.set_cache_entries(0);
+  EXPECT_EQ(make_evaluator(ec)->describe(), "uniform");
+  ec.set_name("test");
+  ec.set_max_batch(4);
+  EXPECT_EQ(make_evaluator(ec)->describe(), "batching(max 4, 1000 us) <- test");
+  ec.set_name("torch");
+  ec.set_device("cpu");
+  ec.set_max_batch(1);
+  EXPECT_EQ(make_evaluator(ec, tiny())->describe(), "torch(cpu, float32, 1x8)");
+}
+
+TEST(Factory, FullStackAnswersFromManyThreads) {
+  xqzero::EvaluatorConfig ec;
+  ec.set_name("torch");
+  ec.set_device("cpu");
+  ec.set_max_batch(8);
+  ec.set_deadline_us(200);
+  ec.set_cache_entries(1000);
+  auto e = make_evaluator(ec, tiny());
+  const auto positions = test::random_positions(32, 4);
+  std::vector<std::thread> threads;
+  std::vector<EvalResult> results(positions.size());
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (size_t i = size_t(t); i < positions.size(); i += 4) {
+        const EvalInput in = make_eval_input(positions[i]);
+        e->evaluate_one(in.request(), results[i]);
+      }
+    });
+  for (auto& th : threads) th.join();
+  for (size_t i = 0; i < positions.size(); ++i) {
+    EXPECT_EQ(results[i].priors.size(), size_t(MoveList(positions[i]).size()));
+    EXPECT_NEAR(results[i].wdl[0] + results[i].wdl[1] + results[i].wdl[2], 1.0f, 1e-4);
+  }
+}
+
+TEST(Factory, BadConfigsAreNamed) {
+  xqzero::EvaluatorConfig ec;
+  ec.set_name("magic");
+  EXPECT_NE(error_of(ec).find("evaluator.name = \"magic\""), std::string::npos);
+  ec.set_name("torch");
+  ec.set_max_batch(0);
+  EXPECT_NE(error_of(ec).find("evaluator.max_batch = 0 is out of range"), std::string::npos);
+  ec.set_max_batch(8);
+  ec.set_device("tpu");
+  EXPECT_NE(error_of(ec).find("bad device 'tpu'"), std::string::npos);
+  ec.set_device("cpu");
+  ec.set_precision("float16");
+  EXPECT_NE(error_of(ec).find("needs a CUDA device"), std::string::npos);
+  ec.set_precision("auto");
+  xqzero::NetworkConfig nc = tiny();
+  nc.set_channels(4);
+  EXPECT_NE(error_of(ec, nc).find("network.channels = 4 is out of range 8..512"), std::string::npos);
+}
+
+TEST(NetConfig, ArchitectureDifferenceListsEveryField) {
+  xqzero::NetworkConfig a, b;
+  EXPECT_EQ(architecture_difference(a, b), "");
+  b.set_blocks(6);  // explicitly the default: no difference
+  EXPECT_EQ(architecture_difference(a, b), "");
+  b.set_channels(128);
+  b.set_history(2);
+  EXPECT_EQ(architecture_difference(a, b), "channels: 64 vs 128; history: 0 vs 2");
+  EXPECT_EQ(short_name(b), "6x128 h2");
+}
+
+}  // namespace
+}  // namespace xq::nn

@@ -1,0 +1,205 @@
+// The torch network and backend: planes, shapes, masked softmax, batched equals single,
+// the batching wrapper over torch, precision rules. Tiny nets keep this fast.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <thread>
+
+#include "nn/batching_evaluator.h"
+#include "nn/planes.h"
+#include "nn/policy_labels.h"
+#include "nn/torch_evaluator.h"
+#include "nn_test_util.h"
+
+namespace xq::nn {
+namespace {
+
+xqzero::NetworkConfig tiny(bool se = false, bool gp = false, int history = 0) {
+  xqzero::NetworkConfig c;
+  c.set_blocks(2);
+  c.set_channels(16);
+  c.set_se(se);
+  c.set_global_pool(gp);
+  c.set_history(history);
+  c.set_value_hidden(32);
+  return c;
+}
+
+// BatchNorm statistics away from their defaults, so tests exercise real eval-mode arithmetic.
+Network tiny_net(const xqzero::NetworkConfig& c, uint64_t seed) {
+  Network net = make_network(c, seed);
+  torch::NoGradGuard g;
+  for (auto& b : net->named_buffers()) {
+    if (b.key().find("running_mean") != std::string::npos) b.value().uniform_(-0.2, 0.2);
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
+  }
+  return net;
+}
+
+struct Inputs {
+  std::vector<EvalInput> inputs;
+  std::vector<EvalRequest> requests;
+  Inputs(int n, uint64_t seed) {
+    for (const Position& pos : test::random_positions(n, seed)) inputs.push_back(make_eval_input(pos, int(seed % 3)));
+    for (const EvalInput& in : inputs) requests.push_back(in.request());
+  }
+};
+
+TEST(Planes, ExpandMatchesTheEncoding) {
+  const Position pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 60 1");
+  const EvalInput in = make_eval_input(pos, 1);
+  std::vector<uint8_t> bytes(compact_width(0));
+  write_compact(in.request(), 0, bytes.data());
+  torch::Tensor compact = torch::from_blob(bytes.data(), {1, compact_width(0)}, torch::kUInt8).clone();
+  torch::Tensor planes = expand_planes(compact, 0, torch::kFloat);
+  ASSERT_EQ(planes.sizes(), (std::vector<int64_t>{1, input_planes(0), 10, 9}));
+  EXPECT_EQ(input_planes(0), 18);
+  // Black to move: own king (plane 0) on e0 of the view, opponent cannon (plane 7 + 5) on e7.
+  EXPECT_EQ(planes[0][KING - 1][0][4].item<float>(), 1.0f);
+  EXPECT_EQ(planes[0][7 + CANNON - 1][7][4].item<float>(), 1.0f);
+  EXPECT_EQ(planes.narrow(1, 0, 14).sum().item<float>(), 32.0f);
+  EXPECT_EQ(planes[0][14].mean().item<float>(), 1.0f);  // repetition >= 1
+  EXPECT_EQ(planes[0][15].mean().item<float>(), 0.0f);  // repetition >= 2
+  EXPECT_FLOAT_EQ(planes[0][16][3][3].item<float>(), 0.5f);  // 60 / 120
+  EXPECT_EQ(planes[0][17].mean().item<float>(), 1.0f);
+  for (int p = 0; p < 14; ++p)
+    for (Square s = 0; s < SQUARE_NB; ++s)
+      ASSERT_EQ(planes[0][p][rank_of(s)][file_of(s)].item<float>(), in.encoding.squares[s] == p + 1 ? 1.0f : 0.0f);
+}
+
+TEST(Network, ShapesParametersAndLabelLogits) {
+  for (bool se : {false, true})
+    for (bool gp : {false, true}) {
+      Network net = tiny_net(tiny(se, gp), 1);
+      net->eval();
+      const Inputs in(3, 1);
+      std::vector<uint8_t> bytes(3 * compact_width(0));
+      for (int b = 0; b < 3; ++b) write_compact(in.requests[size_t(b)], 0, bytes.data() + b * compact_width(0));
+      torch::Tensor compact = torch::from_blob(bytes.data(), {3, compact_width(0)}, torch::kUInt8).clone();
+      auto out = net->forward_compact(compact);
+      EXPECT_EQ(out.first.sizes(), (std::vector<int64_t>{3, kPolicyPlanes * SQUARE_NB}));
+      EXPECT_EQ(out.second.sizes(), (std::vector<int64_t>{3, 3}));
+      torch::Tensor logits = label_logits(out.first);
+      EXPECT_EQ(logits.sizes(), (std::vector<int64_t>{3, kNumLabels}));
+      EXPECT_EQ(logits[1][100].item<float>(), out.first[1][label_policy_index(100)].item<float>());
+      int64_t count = 0;
+      for (const auto& p : net->parameters()) count += p.numel();
+      EXPECT_EQ(net->parameter_count(), count);
+      EXPECT_GT(count, 10000);
+    }
+}
+
+TEST(TorchEvaluator, PriorsAreAMaskedSoftmaxOverLegalMoves) {
+  TorchEvaluator eval(tiny_net(tiny(), 2), "cpu");
+  const Inputs in(20, 2);
+  std::vector<EvalResult> results(in.requests.size());
+  eval.evaluate(in.requests, results);
+  for (size_t i = 0; i < results.size(); ++i) {
+    ASSERT_EQ(results[i].priors.size(), size_t(in.requests[i].n_labels));
+    EXPECT_NEAR(std::accumulate(results[i].priors.begin(), results[i].priors.end(), 0.0), 1.0, 1e-5);
+    for (float p : results[i].priors) EXPECT_GT(p, 0.0f);
+    EXPECT_NEAR(results[i].wdl[0] + results[i].wdl[1] + results[i].wdl[2], 1.0f, 1e-5);
+  }
+  // The masked softmax equals a softmax over the gathered legal logits of the dense output.
+  Network net = eval.network();
+  std::vector<uint8_t> bytes(compact_width(0));
+  write_compact(in.requests[5], 0, bytes.data());
+  c10::InferenceMode guard;
+  auto out = net->forward_compact(torch::from_blob(bytes.data(), {1, compact_width(0)}, torch::kUInt8).clone());
+  torch::Tensor dense = label_logits(out.first)[0];
+  std::vector<int64_t> legal(in.requests[5].labels, in.requests[5].labels + in.requests[5].n_labels);
+  torch::Tensor expected = torch::softmax(dense.index_select(0, torch::tensor(legal)), 0);
+  for (size_t j = 0; j < legal.size(); ++j) EXPECT_NEAR(results[5].priors[j], expected[int64_t(j)].item<float>(), 1e-6);
+}
+
+TEST(TorchEvaluator, BatchedEqualsSingle) {
+  for (int history : {0, 2}) {
+    TorchEvaluator eval(tiny_net(tiny(true, true, history), 3), "cpu");
+    // With history: each position's predecessors along the random game.
+    const auto positions = test::random_positions(40, 3);
+    std::vector<EvalInput> inputs;
+    for (size_t i = 0; i < positions.size(); ++i) {
+      std::vector<const Position*> hist;
+      for (size_t k = 1; k <= size_t(history) && k <= i; ++k) hist.push_back(&positions[i - k]);
+      inputs.push_back(make_eval_input(positions[i], int(i % 3), hist.data(), int(hist.size())));
+    }
+    std::vector<EvalRequest> requests;
+    for (const auto& in : inputs) requests.push_back(in.request());
+    std::vector<EvalResult> batched(requests.size());
+    eval.evaluate(requests, batched);
+    for (size_t i = 0; i < requests.size(); ++i) {
+      EvalResult single;
+      eval.evaluate_one(requests[i], single);
+      ASSERT_EQ(single.priors.size(), batched[i].priors.size());
+      for (size_t j = 0; j < single.priors.size(); ++j) EXPECT_NEAR(single.priors[j], batched[i].priors[j], 1e-5);
+      for (size_t j = 0; j < 3; ++j) EXPECT_NEAR(single.wdl[j], batched[i].wdl[j], 1e-5);
+    }
+  }
+}
+
+TEST(TorchEvaluator, BatchingWrapperWithManyThreadsMatchesSingle) {
+  auto eval = std::make_shared<TorchEvaluator>(tiny_net(tiny(), 4), "cpu");
+  BatchingEvaluator batching(eval, {8, 500, 2});
+  constexpr int kThreads = 4, kPer = 12;
+  std::vector<Inputs> inputs;
+  for (int t = 0; t < kThreads; ++t) inputs.emplace_back(kPer, 50 + t);
+  std::vector<std::vector<EvalResult>> got(kThreads, std::vector<EvalResult>(kPer));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPer; ++i) batching.evaluate_one(inputs[size_t(t)].requests[size_t(i)], got[size_t(t)][size_t(i)]);
+    });
+  for (auto& th : threads) th.join();
+  for (int t = 0; t < kThreads; ++t)
+    for (int i = 0; i < kPer; ++i) {
+      EvalResult single;
+      eval->evaluate_one(inputs[size_t(t)].requests[size_t(i)], single);
+      const EvalResult& b = got[size_t(t)][size_t(i)];
+      ASSERT_EQ(single.priors.size(), b.priors.size());
+      for (size_t j = 0; j < single.priors.size(); ++j) EXPECT_NEAR(single.priors[j], b.priors[j], 1e-5);
+      for (size_t j = 0; j < 3; ++j) EXPECT_NEAR(single.wdl[j], b.wdl[j], 1e-5);
+    }
+  EXPECT_EQ(batching.positions(), uint64_t(kThreads * kPer));
+}
+
+TEST(TorchEvaluator, CloneGivesTheSameAnswers) {
+  Network net = tiny_net(tiny(true), 5);
+  Network copy = clone_network(net);
+  TorchEvaluator a(net, "cpu"), b(copy, "cpu");
+  const Inputs in(5, 5);
+  for (const EvalRequest& r : in.requests) {
+    EvalResult x, y;
+    a.evaluate_one(r, x);
+    b.evaluate_one(r, y);
+    EXPECT_EQ(x.priors, y.priors);
+    EXPECT_EQ(x.wdl, y.wdl);
+  }
+}
+
+TEST(TorchEvaluator, PrecisionAndDeviceRules) {
+  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float16"), std::invalid_argument);
+  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "bfloat16"), std::invalid_argument);
+  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float64"), std::invalid_argument);
+  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "gpu"), std::invalid_argument);
+  TorchEvaluator eval(make_network(tiny(), 1), "cpu", "auto");
+  EXPECT_EQ(eval.dtype(), torch::kFloat);
+  EXPECT_EQ(eval.describe(), "torch(cpu, float32, 2x16)");
+  if (torch::cuda::is_available()) {
+    TorchEvaluator gpu(make_network(tiny(), 1), "cuda", "auto");
+    EXPECT_EQ(gpu.dtype(), torch::kHalf);
+  }
+}
+
+TEST(Network, RejectsBadArchitectures) {
+  xqzero::NetworkConfig c = tiny();
+  c.set_blocks(0);
+  try {
+    Network net(c);
+    FAIL() << "no error";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("network.blocks = 0 is out of range 1..64"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace xq::nn
