@@ -1,0 +1,25 @@
+// Reading and writing game record files (proto/game_record.proto): gzip, length-delimited
+// GameRecord messages, several games per file.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "game_record.pb.h"
+
+namespace xq::selfplay {
+
+struct RecordFileError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Writes `games` to `path` atomically: to `path`.tmp, flushed to disk, then renamed.
+// Throws RecordFileError naming the file on failure.
+void write_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games);
+
+// Reads every game of `path`. Throws RecordFileError naming the file and what is wrong
+// (missing, not gzip, truncated, corrupt record).
+std::vector<xqzero::GameRecord> read_record_file(const std::string& path);
+
+}  // namespace xq::selfplay

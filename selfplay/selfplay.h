@@ -1,0 +1,85 @@
+// The self-play generator: worker threads, each driving many games at once, all sharing one
+// evaluator (normally the batching wrapper of nn/, so the leaves of every game of every
+// thread meet in large batches).
+//
+// Per move, playout cap randomisation (KataGo) picks a full search (`full_visits`, root
+// exploration on, a training target) with probability `full_fraction`, else a fast one
+// (`fast_visits`, no root noise, not a target). Moves are chosen by visit counts with a
+// temperature for the first `temperature_plies` plies (PUCT) or by Gumbel's sequential
+// halving. A side resigns when its root value stays below `resign_threshold` for
+// `resign_consecutive` of its moves, except in a `no_resign_fraction` of games, which play
+// on and record who would have resigned, so the false-resignation rate can be measured.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "core/game.h"
+#include "game_record.pb.h"
+#include "nn/evaluator.h"
+#include "selfplay/search.h"
+
+namespace xq::selfplay {
+
+struct SelfplayOptions {
+  SearchParams search;
+  GameSettings game;            // repetition judging, natural limit, length cap
+  std::string start_fen = Position::kStartFen;
+  int threads = 1;
+  int games_per_thread = 8;     // games each thread drives at once
+  int leaves_per_batch = 8;     // simulations in flight per game and round
+  int full_visits = 200;
+  int fast_visits = 40;
+  float full_fraction = 0.25f;  // 1 = every move is a full search and a training target
+  float temperature = 1.0f;
+  int temperature_plies = 20;
+  float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
+  int resign_consecutive = 3;
+  float no_resign_fraction = 0.1f;
+  bool tree_reuse = true;
+  uint64_t seed = 1;
+  std::string network_id = "unknown";  // written into each record
+  std::string config_id = "";
+};
+
+struct SelfplayStats {
+  std::atomic<uint64_t> games{0}, moves{0}, training_moves{0}, evaluations{0}, plies_sum{0};
+  std::atomic<uint64_t> red_wins{0}, black_wins{0}, draws{0};
+  std::atomic<uint64_t> batches{0}, batch_positions{0};
+  std::atomic<uint64_t> no_resign_games{0}, would_resign{0}, false_resign{0};
+};
+
+// Receives each finished game; called from worker threads (serialised by the runner).
+using GameSink = std::function<void(xqzero::GameRecord&&)>;
+
+class SelfplayRunner {
+ public:
+  SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& evaluator, GameSink sink);
+
+  // Plays until `games` games have finished (0 = until stop()). Blocks; returns when the
+  // worker threads have ended. Unfinished games are abandoned.
+  void run(uint64_t games);
+  void stop() { stop_ = true; }
+  const SelfplayStats& stats() const { return stats_; }
+
+ private:
+  void worker(int thread_index);
+  bool claim_game();
+
+  SelfplayOptions options_;
+  nn::Evaluator& evaluator_;
+  GameSink sink_;
+  std::mutex sink_mutex_;
+  std::atomic<bool> stop_{false};
+  std::atomic<uint64_t> started_{0};
+  uint64_t target_ = 0;
+  SelfplayStats stats_;
+};
+
+// Converts search statistics into a record's sparse policy target (labels in the mover's view).
+void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& out);
+
+}  // namespace xq::selfplay

@@ -1,0 +1,18 @@
+// From the Protobuf configuration (proto/config.proto) to search and self-play options.
+#pragma once
+
+#include "config.pb.h"
+#include "selfplay/search.h"
+#include "selfplay/selfplay.h"
+
+namespace xq::selfplay {
+
+// Throw std::invalid_argument naming the first bad field, e.g.
+// "search.c_puct_init = -1 is out of range 0..10".
+void validate(const xqzero::SearchConfig& config);
+void validate(const xqzero::SelfplayConfig& config);
+
+SearchParams search_params(const xqzero::SearchConfig& config);
+SelfplayOptions selfplay_options(const xqzero::Config& config);
+
+}  // namespace xq::selfplay
