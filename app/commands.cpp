@@ -10,6 +10,7 @@ namespace xq::app {
 const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {"perft", "count leaf nodes of the legal move tree (the rules' truth test)", cmd_perft},
+      {"judge", "play a game's moves and judge it: result and termination reason", cmd_judge},
       {"bench", "benchmarks: movegen", cmd_bench},
   };
   return list;

@@ -24,6 +24,7 @@ int run_xqzero(const std::vector<std::string>& argv, std::ostream& out, std::ost
 
 // One declaration per subcommand (defined in cmd_<name>.cpp).
 int cmd_perft(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_judge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::app
