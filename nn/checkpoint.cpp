@@ -63,8 +63,12 @@ void write_all(int fd, const std::string& data, const std::string& path) {
 void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note,
                      const CheckpointSections& extra) {
   if (extra.count("weights")) fail(path, "extra section named 'weights' is reserved");
+  // Weights are always stored as float32 on CPU, whatever device and precision `net` has.
+  bool cpu_float = true;
+  for (const auto& p : net->parameters()) cpu_float &= p.device().is_cpu() && p.scalar_type() == torch::kFloat;
+  Network to_save = cpu_float ? net : clone_network(net);
   std::ostringstream weights_stream;
-  torch::save(net, weights_stream);
+  torch::save(to_save, weights_stream);
   std::vector<std::pair<std::string, const std::string*>> sections;
   const std::string weights = weights_stream.str();
   sections.emplace_back("weights", &weights);

@@ -33,7 +33,8 @@ struct CheckpointError : std::runtime_error {
 
 using CheckpointSections = std::map<std::string, std::string>;  // name -> bytes ("weights" excluded)
 
-// Writes `net` (any device; saved as stored) with its architecture, `step` and `note`.
+// Writes `net` (any device or precision; stored as float32 CPU tensors) with its architecture,
+// `step` and `note`.
 void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note = "",
                      const CheckpointSections& extra = {});
 

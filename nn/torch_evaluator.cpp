@@ -48,7 +48,15 @@ TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std
   dtype_ = parse_precision(precision, spec.cuda);
   if (threads_ < 0) throw std::invalid_argument("threads must be >= 0");
   if (threads_ > 0) at::set_num_threads(threads_);
-  net_->to(device_, dtype_);
+  // Cast floating-point tensors only (Module::to(dtype) would also cast BatchNorm's integer
+  // num_batches_tracked).
+  net_->to(device_);
+  if (dtype_ != torch::kFloat) {
+    torch::NoGradGuard no_grad;
+    for (auto& p : net_->parameters()) p.set_data(p.to(dtype_));
+    for (auto& b : net_->buffers())
+      if (b.is_floating_point()) b.set_data(b.to(dtype_));
+  }
   net_->eval();
 }
 
