@@ -1,25 +1,106 @@
-// xqzero bench <name> [options]: measured figures, never pass/fail thresholds.
+// xqzero bench <name> [options]: measured figures, never pass/fail thresholds
+// (except `nncheck`, a numerical check whose exit status says whether it passed).
 #include <ostream>
 
 #include "app/args.h"
 #include "app/commands.h"
+#include "app/config_file.h"
+#include "bench/mcts_bench.h"
 #include "bench/movegen_bench.h"
+#include "bench/nn_bench.h"
 
 namespace xq::app {
 
+namespace {
+
+const char* kNnUsage =
+    "usage: xqzero bench nn|nncheck [options]\n"
+    "  nn       raw network throughput at batch sizes 1..--max-batch, then the batching\n"
+    "           evaluator's throughput with 1, 2, 4 and 8 threads submitting single positions\n"
+    "  nncheck  the same weights and positions on CPU (float32 reference) and on --device in\n"
+    "           every precision it allows; exits 1 when a difference exceeds its tolerance\n"
+    "options (both):\n"
+    "  --config FILE      text-format Config; its network and evaluator sections are used\n"
+    "  --device D         cpu, cuda, cuda:N or auto (default: evaluator.device, auto)\n"
+    "  --blocks N --channels C --se --global-pool --history H   override network fields\n"
+    "  --threads N        torch CPU threads (default: evaluator.threads, 0 = torch's default)\n"
+    "nn only:\n"
+    "  --precision P      auto, float32, float16, bfloat16 (default: evaluator.precision)\n"
+    "  --max-batch N      largest raw batch measured (default 1024)\n"
+    "  --ms N             time per measurement in milliseconds (default 1000)\n"
+    "  --deadline-us N    batching deadline (default: evaluator.deadline_us)\n"
+    "nncheck only:\n"
+    "  --positions N      positions compared (default 256)\n";
+
+int run_nn_benches(const std::string& name, const std::vector<std::string>& argv, std::ostream& out) {
+  const Args args(argv,
+                  {"config", "device", "blocks", "channels", "history", "threads", "precision", "max-batch", "ms",
+                   "deadline-us", "positions"},
+                  {"se", "global-pool"});
+  if (args.help()) {
+    out << kNnUsage;
+    return 0;
+  }
+  if (args.positional().size() > 1) throw UsageError("unexpected argument '" + args.positional()[1] + "'");
+  xqzero::Config config;
+  if (args.has("config")) config = bench::read_config_file(args.get("config"));
+  xqzero::NetworkConfig net = config.network();
+  if (args.has("blocks")) net.set_blocks(int(args.get_int("blocks", 6, 1, 64)));
+  if (args.has("channels")) net.set_channels(int(args.get_int("channels", 64, 8, 512)));
+  if (args.has("history")) net.set_history(int(args.get_int("history", 0, 0, 7)));
+  if (args.has("se")) net.set_se(true);
+  if (args.has("global-pool")) net.set_global_pool(true);
+  const xqzero::EvaluatorConfig& ec = config.evaluator();
+  const std::string device = args.get("device", ec.device());
+  const int threads = int(args.get_int("threads", ec.threads(), 0, 256));
+  if (name == "nn") {
+    bench::NnBenchOptions o;
+    o.network = net;
+    o.device = device;
+    o.threads = threads;
+    o.precision = args.get("precision", ec.precision());
+    o.max_batch = int(args.get_int("max-batch", 1024, 8, 4096));
+    o.seconds = double(args.get_int("ms", 1000, 10, 60000)) / 1000;
+    o.deadline_us = int(args.get_int("deadline-us", ec.deadline_us(), 0, 1000000));
+    bench::run_nn_bench(out, o);
+    return 0;
+  }
+  bench::NnCheckOptions o;
+  o.network = net;
+  o.device = device;
+  o.threads = threads;
+  o.positions = int(args.get_int("positions", 256, 1, 100000));
+  return bench::run_nn_check(out, o) ? 0 : 1;
+}
+
+}  // namespace
+
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  const Args args(argv, {"depth", "repeats"}, {});
+  if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
+    return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
+  const Args args(argv, {"depth", "repeats", "config", "seconds", "threads"}, {});
   if (args.help()) {
     out << "usage: xqzero bench <name> [options]\n"
            "  movegen [--depth N] [--repeats R]   single-thread perft on three reference positions\n"
-           "                                      (default depth 5, best of R=3 runs)\n";
+           "                                      (default depth 5, best of R=3 runs)\n"
+           "  mcts [--config F] [--seconds S] [--threads T]\n"
+           "                                      self-play search with the torch net (default: the\n"
+           "                                      embedded config, 10 s) against the raw batched net\n"
+           "  nn [options]                        network and batching evaluator throughput\n"
+           "  nncheck [options]                   GPU-vs-CPU numerical check (xqzero bench nn --help)\n";
     return 0;
   }
-  if (args.positional().empty()) throw UsageError("missing benchmark name (movegen)");
+  if (args.positional().empty()) throw UsageError("missing benchmark name (movegen, mcts, nn, nncheck)");
   const std::string& name = args.positional()[0];
   if (args.positional().size() > 1) throw UsageError("unexpected argument '" + args.positional()[1] + "'");
   if (name == "movegen") {
     bench::run_movegen_bench(out, int(args.get_int("depth", 5, 1, 6)), int(args.get_int("repeats", 3, 1, 100)));
+    return 0;
+  }
+  if (name == "mcts") {
+    xqzero::Config config = load_config(args.get("config"));
+    if (args.has("threads")) config.mutable_selfplay()->set_threads(int(args.get_int("threads", 1, 1, 256)));
+    bench::run_mcts_bench(out, config, double(args.get_int("seconds", 10, 1, 3600)));
     return 0;
   }
   throw UsageError("unknown benchmark '" + name + "'");

@@ -1,0 +1,264 @@
+#include "bench/nn_bench.h"
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/text_format.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <ostream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <unistd.h>
+
+#include "core/movegen.h"
+#include "nn/batching_evaluator.h"
+#include "nn/checkpoint.h"
+#include "nn/device.h"
+#include "nn/net_config.h"
+#include "nn/planes.h"
+#include "nn/torch_evaluator.h"
+
+namespace xq::bench {
+
+using nn::EvalInput;
+using nn::EvalRequest;
+using nn::EvalResult;
+using nn::Span;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Distinct positions from seeded random games (both colours to move, varied material).
+std::vector<EvalInput> bench_inputs(int count, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<EvalInput> out;
+  out.reserve(size_t(count));
+  Position pos;
+  int ply = 0;
+  while (int(out.size()) < count) {
+    MoveList moves(pos);
+    if (moves.empty() || ply >= 150) {
+      pos = Position();
+      ply = 0;
+      continue;
+    }
+    out.push_back(nn::make_eval_input(pos));
+    UndoInfo undo;
+    pos.do_move(moves[int(rng() % unsigned(moves.size()))], undo);
+    ++ply;
+  }
+  return out;
+}
+
+// BatchNorm statistics away from their defaults so that the check exercises real arithmetic.
+void perturb_batchnorm(nn::Network& net, uint64_t seed) {
+  torch::manual_seed(seed);
+  torch::NoGradGuard g;
+  for (auto& b : net->named_buffers()) {
+    if (b.key().find("running_mean") != std::string::npos) b.value().uniform_(-0.1, 0.1);
+    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.7, 1.3);
+  }
+}
+
+std::string line(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+std::string line(const char* fmt, ...) {
+  char buf[256];
+  va_list ap;
+  va_start(ap, fmt);
+  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return buf;
+}
+
+}  // namespace
+
+xqzero::Config read_config_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read config " + path);
+  std::stringstream text;
+  text << in.rdbuf();
+  struct Collector : google::protobuf::io::ErrorCollector {
+    std::string first;
+    void AddError(int line, int column, const std::string& message) override {
+      if (first.empty()) first = "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
+    }
+  } errors;
+  google::protobuf::TextFormat::Parser parser;
+  parser.RecordErrorsTo(&errors);
+  xqzero::Config config;
+  if (!parser.ParseFromString(text.str(), &config)) throw std::runtime_error("config " + path + ": " + errors.first);
+  return config;
+}
+
+void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
+  nn::validate(o.network);
+  nn::Network net = nn::make_network(o.network, 1);
+  auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads);
+  const int pool = std::max(o.max_batch, 64);
+  const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
+  std::vector<EvalRequest> requests;
+  for (const EvalInput& in : inputs) requests.push_back(in.request());
+
+  out << "network " << nn::short_name(o.network) << ": " << net->parameter_count() << " parameters; evaluator "
+      << backend->describe() << "; torch threads " << at::get_num_threads() << "\n";
+  out << "raw throughput (positions/s): forward = planes + net on device tensors; backend = whole torch"
+         " evaluator call\n";
+  out << line("%6s %12s %12s %10s\n", "batch", "forward", "backend", "ms/batch");
+  std::map<int, double> backend_rate;
+  const int width = nn::compact_width(o.network.history());
+  for (int batch = 1; batch <= o.max_batch; batch *= 2) {
+    // forward alone: the compact batch already on the device
+    std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
+    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], o.network.history(), &bytes[size_t(b) * width]);
+    double forward_rate = 0;
+    {
+      c10::InferenceMode guard;
+      torch::Tensor compact =
+          torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend->device());
+      nn::Network n = backend->network();
+      auto run = [&] { return n->forward_compact(compact).second.sum().item<float>(); };
+      run();
+      int iters = 0;
+      const auto t0 = Clock::now();
+      do {
+        run();
+        ++iters;
+      } while (since(t0) < o.seconds || iters < 2);
+      forward_rate = double(batch) * iters / since(t0);
+    }
+    std::vector<EvalResult> results(static_cast<size_t>(batch));
+    const Span<const EvalRequest> span(requests.data(), size_t(batch));
+    backend->evaluate(span, results);
+    int iters = 0;
+    const auto t0 = Clock::now();
+    do {
+      backend->evaluate(span, results);
+      ++iters;
+    } while (since(t0) < o.seconds || iters < 2);
+    const double elapsed = since(t0);
+    backend_rate[batch] = double(batch) * iters / elapsed;
+    out << line("%6d %12.0f %12.0f %10.3f\n", batch, forward_rate, backend_rate[batch], 1000 * elapsed / iters);
+    out.flush();
+  }
+
+  out << "batching evaluator, each thread submitting single positions (deadline " << o.deadline_us << " us)\n";
+  out << line("%8s %6s %12s %11s %12s %9s\n", "threads", "max", "positions/s", "mean batch", "backend@max", "ratio");
+  std::vector<std::pair<int, int>> rows;
+  for (int t : o.submitters) rows.emplace_back(t, t);
+  const int last = o.submitters.empty() ? 4 : o.submitters.back();
+  rows.emplace_back(2 * last, last);
+  for (auto [threads, max_batch] : rows) {
+    if (max_batch > o.max_batch) continue;
+    nn::BatchingEvaluator batching(backend, {max_batch, o.deadline_us, 2});
+    std::atomic<bool> stop{false}, go{false};
+    std::atomic<uint64_t> done{0};
+    std::vector<std::thread> pool_threads;
+    for (int t = 0; t < threads; ++t)
+      pool_threads.emplace_back([&, t] {
+        EvalResult r;
+        size_t i = size_t(t) * 7919;
+        while (!go.load()) std::this_thread::yield();
+        uint64_t mine = 0;
+        while (!stop.load(std::memory_order_relaxed)) {
+          batching.evaluate_one(requests[i++ % requests.size()], r);
+          ++mine;
+        }
+        done += mine;
+      });
+    // warm up briefly, then measure
+    go = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const uint64_t b0 = batching.batches(), p0 = batching.positions();
+    const auto t0 = Clock::now();
+    std::this_thread::sleep_for(std::chrono::duration<double>(o.seconds * 1.5));
+    const uint64_t b1 = batching.batches(), p1 = batching.positions();
+    const double elapsed = since(t0);
+    stop = true;
+    for (auto& th : pool_threads) th.join();
+    const double rate = double(p1 - p0) / elapsed;
+    const double mean = b1 > b0 ? double(p1 - p0) / double(b1 - b0) : 0;
+    out << line("%8d %6d %12.0f %11.2f %12.0f %8.1f%%\n", threads, max_batch, rate, mean, backend_rate[max_batch],
+                100 * rate / backend_rate[max_batch]);
+    out.flush();
+  }
+}
+
+bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
+  nn::validate(o.network);
+  nn::Network reference_net = nn::make_network(o.network, o.seed);
+  perturb_batchnorm(reference_net, o.seed + 1);
+  const std::vector<EvalInput> inputs = bench_inputs(o.positions, o.seed + 2);
+  std::vector<EvalRequest> requests;
+  for (const EvalInput& in : inputs) requests.push_back(in.request());
+
+  // CPU float32 reference, one position at a time.
+  nn::TorchEvaluator reference(nn::clone_network(reference_net), "cpu", "float32", o.threads);
+  std::vector<EvalResult> expected(requests.size());
+  for (size_t i = 0; i < requests.size(); ++i) reference.evaluate_one(requests[i], expected[i]);
+
+  const nn::DeviceSpec spec = nn::resolve_device(o.device);
+  std::vector<std::string> precisions = {"float32"};
+  if (spec.cuda) precisions = {"float32", "float16", "bfloat16"};
+  auto tolerance = [](const std::string& p) { return p == "float32" ? 5e-3 : p == "float16" ? 2e-2 : 6e-2; };
+
+  char tmpl[] = "/tmp/xqzero-nncheck-XXXXXX";
+  const int fd = ::mkstemp(tmpl);
+  if (fd < 0) throw std::runtime_error("cannot create a temporary checkpoint file");
+  ::close(fd);
+  const std::string ckpt = tmpl;
+  nn::save_checkpoint(ckpt, reference_net, 0, "nncheck");
+
+  out << "GPU-vs-CPU check: network " << nn::short_name(o.network) << ", " << requests.size()
+      << " positions, reference torch(cpu, float32) single evaluations, device " << spec.name() << "\n";
+  out << line("%-10s %-22s %12s %12s %8s %8s %s\n", "precision", "path", "max|dprior|", "max|dwdl|", "top1", "tol",
+              "result");
+  bool all_ok = true;
+  for (const std::string& precision : precisions) {
+    for (const std::string path : {"batched", "checkpoint", "batching x4 threads"}) {
+      nn::Network net = path == "checkpoint" ? nn::load_network(ckpt) : nn::clone_network(reference_net);
+      auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, precision, o.threads);
+      std::vector<EvalResult> got(requests.size());
+      if (path == "batching x4 threads") {
+        nn::BatchingEvaluator batching(backend, {64, 500, 2});
+        std::vector<std::thread> threads;
+        for (int t = 0; t < 4; ++t)
+          threads.emplace_back([&, t] {
+            for (size_t i = size_t(t); i < requests.size(); i += 4) batching.evaluate_one(requests[i], got[i]);
+          });
+        for (auto& th : threads) th.join();
+      } else {
+        backend->evaluate(requests, got);
+      }
+      double dp = 0, dv = 0;
+      int top1 = 0;
+      for (size_t i = 0; i < requests.size(); ++i) {
+        for (size_t j = 0; j < expected[i].priors.size(); ++j)
+          dp = std::max(dp, double(std::fabs(expected[i].priors[j] - got[i].priors[j])));
+        for (size_t j = 0; j < 3; ++j) dv = std::max(dv, double(std::fabs(expected[i].wdl[j] - got[i].wdl[j])));
+        const auto& e = expected[i].priors;
+        const auto& g = got[i].priors;
+        top1 += std::max_element(e.begin(), e.end()) - e.begin() == std::max_element(g.begin(), g.end()) - g.begin();
+      }
+      const double tol = tolerance(precision);
+      const bool ok = dp <= tol && dv <= tol && std::isfinite(dp) && std::isfinite(dv);
+      all_ok &= ok;
+      out << line("%-10s %-22s %12.2e %12.2e %7.1f%% %8.0e %s\n", precision.c_str(), path.c_str(), dp, dv,
+                  100.0 * top1 / double(requests.size()), tol, ok ? "ok" : "FAIL");
+      out.flush();
+    }
+  }
+  std::remove(ckpt.c_str());
+  out << (all_ok ? "nncheck: all within tolerance\n" : "nncheck: FAILED\n");
+  return all_ok;
+}
+
+}  // namespace xq::bench

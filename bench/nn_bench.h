@@ -1,0 +1,49 @@
+// `xqzero bench nn` and `xqzero bench nncheck`: network throughput and GPU-vs-CPU checks.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "config.pb.h"
+
+namespace xq::bench {
+
+struct NnBenchOptions {
+  xqzero::NetworkConfig network;  // the net measured (fresh seeded weights)
+  std::string device = "auto";    // evaluator device
+  std::string precision = "auto";
+  int threads = 0;                // torch intra-op threads (0 = torch's default)
+  int max_batch = 1024;           // largest raw batch size measured (powers of two from 1)
+  double seconds = 1.0;           // time per measurement
+  int deadline_us = 1000;         // batching wrapper deadline
+  std::vector<int> submitters = {1, 2, 4, 8};
+};
+
+// Prints the parameter count, a raw throughput table (forward pass alone, and the whole
+// torch backend: host preparation, transfer, forward, masked softmax, copy back) for batch
+// sizes 1..max_batch, then the batching evaluator's throughput with 1, 2, 4 and 8 threads each
+// submitting single positions (max batch = threads), as a percentage of the backend at that
+// batch size, and one row with twice as many submitters as the batch size (overlap at work).
+void run_nn_bench(std::ostream& out, const NnBenchOptions& options);
+
+struct NnCheckOptions {
+  xqzero::NetworkConfig network;
+  std::string device = "auto";  // compared against a float32 CPU reference
+  int positions = 256;
+  int threads = 0;
+  uint64_t seed = 1;
+};
+
+// Evaluates the same positions with the same weights on CPU (float32 reference, single
+// evaluations) and on the device (batched; through a checkpoint round trip; through the
+// batching wrapper with several threads), in every precision the device allows, and prints
+// the largest differences in priors and W/D/L against a tolerance per precision. Returns
+// true when every row is within tolerance.
+bool run_nn_check(std::ostream& out, const NnCheckOptions& options);
+
+// Reads a text-format Config file (the network and evaluator sections are used by the nn
+// benches); throws std::runtime_error naming the file, line and problem.
+xqzero::Config read_config_file(const std::string& path);
+
+}  // namespace xq::bench
