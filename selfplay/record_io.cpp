@@ -4,6 +4,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -88,6 +89,14 @@ void write_record_file(const std::string& path, const std::vector<xqzero::GameRe
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) fail(tmp, std::strerror(errno));
   if (std::rename(tmp.c_str(), path.c_str()) != 0) fail(path, std::string("rename failed: ") + std::strerror(errno));
+}
+
+GameSettings record_settings(const xqzero::GameRecord& record) {
+  GameSettings s;
+  s.repetitions = std::max(1, record.repetitions());
+  s.length_cap = std::max(0, record.length_cap());
+  s.natural_limit = std::max(0, record.natural_limit());
+  return s;
 }
 
 std::vector<xqzero::GameRecord> read_record_file(const std::string& path) {

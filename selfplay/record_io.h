@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/game.h"
 #include "game_record.pb.h"
 
 namespace xq::selfplay {
@@ -21,5 +22,8 @@ void write_record_file(const std::string& path, const std::vector<xqzero::GameRe
 // Reads every game of `path`. Throws RecordFileError naming the file and what is wrong
 // (missing, not gzip, truncated, corrupt record).
 std::vector<xqzero::GameRecord> read_record_file(const std::string& path);
+
+// The judging settings a record was played under.
+GameSettings record_settings(const xqzero::GameRecord& record);
 
 }  // namespace xq::selfplay

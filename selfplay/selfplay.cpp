@@ -86,6 +86,9 @@ void SelfplayRunner::worker(int thread_index) {
     s.record.set_network(o.network_id);
     s.record.set_config(o.config_id);
     s.record.set_seed(s.seed);
+    s.record.set_repetitions(o.game.repetitions);
+    s.record.set_length_cap(o.game.length_cap);
+    s.record.set_natural_limit(o.game.natural_limit);
     s.no_resign = unit(rng) < o.no_resign_fraction;
     s.record.set_no_resign(s.no_resign);
     s.low_streak[0] = s.low_streak[1] = 0;

@@ -1,0 +1,18 @@
+// `xqzero bench mcts`: self-play search throughput with the torch network, against the raw
+// batched network throughput for the same net and batch size.
+#pragma once
+
+#include <iosfwd>
+
+#include "config.pb.h"
+
+namespace xq::bench {
+
+// Runs self-play (config's search and selfplay sections, its network with fresh weights on
+// its evaluator device, no evaluation cache so every leaf reaches the net) for `seconds`,
+// then times the bare torch backend on batches of the size self-play produced. Prints
+// simulations/s, leaf evaluations/s, batch fill, the ratio of the two throughputs, and the
+// tree's memory per node and edge.
+void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seconds);
+
+}  // namespace xq::bench

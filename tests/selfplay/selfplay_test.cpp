@@ -1,0 +1,194 @@
+// The self-play generator and game records, with the uniform and test evaluators (no torch).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+
+#include "core/move_parse.h"
+#include "core/movegen.h"
+#include "nn/policy_labels.h"
+#include "selfplay/record_io.h"
+#include "selfplay/record_writer.h"
+#include "selfplay/selfplay.h"
+
+namespace fs = std::filesystem;
+
+namespace xq::selfplay {
+namespace {
+
+std::string temp_dir(const std::string& name) {
+  const fs::path p = fs::temp_directory_path() / ("xqzero_test_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(p);
+  fs::create_directories(p);
+  return p.string();
+}
+
+SelfplayOptions small_options() {
+  SelfplayOptions o;
+  o.threads = 2;
+  o.games_per_thread = 3;
+  o.full_visits = 12;
+  o.fast_visits = 4;
+  o.full_fraction = 0.5f;
+  o.leaves_per_batch = 4;
+  o.game.length_cap = 60;
+  o.resign_threshold = -1.0f;
+  return o;
+}
+
+std::vector<xqzero::GameRecord> play(const SelfplayOptions& o, nn::Evaluator& evaluator, uint64_t games) {
+  std::vector<xqzero::GameRecord> out;
+  SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { out.push_back(std::move(g)); });
+  runner.run(games);
+  EXPECT_EQ(runner.stats().games.load(), games);
+  return out;
+}
+
+// Replays a record: every move legal, every target a distribution over legal moves, and the
+// final judged state equal to the recorded one (resignations excepted).
+void check_record(const xqzero::GameRecord& rec) {
+  Game game(rec.start_fen(), record_settings(rec));
+  for (const auto& m : rec.moves()) {
+    ASSERT_FALSE(game.over()) << "move after the end: " << m.move();
+    float sum = 0;
+    ASSERT_EQ(m.policy_label_size(), m.policy_weight_size());
+    for (int i = 0; i < m.policy_label_size(); ++i) {
+      const Move target = nn::move_of(int(m.policy_label(i)), game.side_to_move());
+      EXPECT_TRUE(is_legal(game.position(), target)) << move_to_iccs(target);
+      sum += m.policy_weight(i);
+    }
+    EXPECT_NEAR(sum, 1.0f, 1e-3);
+    EXPECT_GE(m.visits(), 1u);
+    game.play(parse_legal_move(game.position(), m.move()));
+  }
+  if (rec.termination() == "resignation") return;
+  EXPECT_EQ(rec.result(), to_string(game.state().result));
+  EXPECT_EQ(rec.termination(), to_string(game.state().reason));
+}
+
+TEST(Selfplay, GamesAreCompleteAndConsistent) {
+  nn::UniformEvaluator uniform;
+  const auto games = play(small_options(), uniform, 10);
+  ASSERT_EQ(games.size(), 10u);
+  int targets = 0, moves = 0;
+  for (const auto& g : games) {
+    check_record(g);
+    EXPECT_EQ(g.network(), "unknown");
+    EXPECT_LE(g.moves_size(), 60);
+    for (const auto& m : g.moves()) targets += m.training_target();
+    moves += g.moves_size();
+  }
+  EXPECT_GT(targets, 0);
+  EXPECT_LT(targets, moves);
+}
+
+TEST(Selfplay, SameSeedSameGames) {
+  SelfplayOptions o = small_options();
+  o.threads = 1;
+  o.games_per_thread = 2;
+  nn::TestEvaluator a(3), b(3);
+  auto x = play(o, a, 4), y = play(o, b, 4);
+  ASSERT_EQ(x.size(), y.size());
+  for (size_t i = 0; i < x.size(); ++i) {
+    x[i].clear_finished_unix_ms();
+    y[i].clear_finished_unix_ms();
+    EXPECT_EQ(x[i].SerializeAsString(), y[i].SerializeAsString()) << "game " << i;
+  }
+}
+
+TEST(Selfplay, ResignationAndNoResignGames) {
+  SelfplayOptions o = small_options();
+  o.resign_threshold = 0.0f;  // resign as soon as a side is behind on two of its moves
+  o.resign_consecutive = 2;
+  o.no_resign_fraction = 0.0f;
+  nn::TestEvaluator evaluator(4);
+  int resigned = 0;
+  for (const auto& g : play(o, evaluator, 8)) {
+    check_record(g);
+    resigned += g.termination() == "resignation";
+  }
+  EXPECT_GT(resigned, 0);
+
+  o.no_resign_fraction = 1.0f;
+  std::vector<xqzero::GameRecord> kept;
+  SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { kept.push_back(std::move(g)); });
+  runner.run(8);
+  int would = 0;
+  for (const auto& g : kept) {
+    EXPECT_NE(g.termination(), "resignation");
+    EXPECT_TRUE(g.no_resign());
+    would += g.would_resign() >= 0;
+  }
+  EXPECT_GT(would, 0);
+  EXPECT_EQ(runner.stats().would_resign.load(), uint64_t(would));
+  EXPECT_LE(runner.stats().false_resign.load(), runner.stats().would_resign.load());
+}
+
+TEST(Selfplay, EveryMoveIsATargetWithFullFractionOne) {
+  SelfplayOptions o = small_options();
+  o.full_fraction = 1.0f;
+  nn::UniformEvaluator uniform;
+  for (const auto& g : play(o, uniform, 3))
+    for (const auto& m : g.moves()) EXPECT_TRUE(m.training_target());
+}
+
+TEST(RecordFiles, RoundTripAndErrors) {
+  const std::string dir = temp_dir("records");
+  nn::UniformEvaluator uniform;
+  const auto games = play(small_options(), uniform, 5);
+  const std::string path = dir + "/a.rec.gz";
+  write_record_file(path, games);
+  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  const auto back = read_record_file(path);
+  ASSERT_EQ(back.size(), games.size());
+  for (size_t i = 0; i < games.size(); ++i) EXPECT_EQ(back[i].SerializeAsString(), games[i].SerializeAsString());
+
+  auto expect_error = [](const std::string& p, const std::string& needle) {
+    try {
+      read_record_file(p);
+      ADD_FAILURE() << "read " << p;
+    } catch (const RecordFileError& e) {
+      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
+    }
+  };
+  // Truncated: cut the file at several points.
+  std::ifstream in(path, std::ios::binary);
+  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (size_t cut : {data.size() / 3, data.size() / 2, data.size() - 5}) {
+    std::ofstream(dir + "/cut.rec.gz", std::ios::binary).write(data.data(), std::streamsize(cut));
+    expect_error(dir + "/cut.rec.gz", "truncated");
+  }
+  std::ofstream(dir + "/junk.rec.gz") << "this is not a record file";
+  expect_error(dir + "/junk.rec.gz", "not a gzip file");
+  expect_error(dir + "/missing.rec.gz", "cannot open");
+  fs::remove_all(dir);
+}
+
+TEST(RecordFiles, WriterContinuesTheSequence) {
+  const std::string dir = temp_dir("writer");
+  nn::UniformEvaluator uniform;
+  const auto games = play(small_options(), uniform, 3);
+  {
+    RecordWriter w(dir, "sp", 2);
+    for (auto g : games) w.add(std::move(g));
+  }  // 2 + 1 games: two files
+  EXPECT_EQ(list_record_files(dir).size(), 2u);
+  {
+    RecordWriter w(dir, "sp", 2);
+    auto g = games[0];
+    w.add(std::move(g));
+    w.flush();
+    EXPECT_EQ(fs::path(w.last_file()).filename().string(), "sp-000002.rec.gz");
+  }
+  const auto files = list_record_files(dir);
+  ASSERT_EQ(files.size(), 3u);
+  size_t total = 0;
+  for (const auto& f : files) total += read_record_file(f).size();
+  EXPECT_EQ(total, 4u);
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace xq::selfplay
