@@ -6,12 +6,14 @@ namespace {
 
 constexpr SquareSet bit(Square s) { return SquareSet(1) << s; }
 
-// Can the piece of colour `by` on `a` legally capture on `s` in `pos` (as if `by` were to move)?
-bool legally_attacks(const Position& pos, Square a, Square s, Color by) {
+// Does the piece of colour `by` on `a` attack `s` in `pos` by its movement rule alone (legal
+// or not)? Used for "was this attack already there": an attack that only became legal, say
+// because the king stepped out of check, is not a new one.
+bool attacks(const Position& pos, Square a, Square s, Color by) {
   Square att[32];
   const int n = pos.attackers(s, by, att);
   for (int i = 0; i < n; ++i)
-    if (att[i] == a) return !pos.leaves_king_attacked(Move(a, s));
+    if (att[i] == a) return true;
   return false;
 }
 
@@ -50,7 +52,7 @@ SquareSet chase_targets(const Position& before, Move m) {
       if (by == KING || by == PAWN) continue;  // kings and pawns chasing count as idle
       if (after.leaves_king_attacked(Move(a, s))) continue;  // pinned: not a real threat
       // A piece that did not move counts only when its attack is new (discovered).
-      if (a != m.to() && legally_attacks(before, a, s, us)) continue;
+      if (a != m.to() && attacks(before, a, s, us)) continue;
       const bool heavy_target = target == CHARIOT && (by == HORSE || by == CANNON);
       if (heavy_target || !defended_against(after, a, s)) {
         result |= bit(s);

@@ -13,7 +13,8 @@
 //     - T is not a king and not a pawn still on its own side of the river, and
 //     - some piece A of X that is neither a king nor a pawn can legally capture T (pinned
 //       pieces and captures that would expose X's king do not count), where A is the piece
-//       that just moved, or A's attack on T is new (discovered by the move), and
+//       that just moved, or A's attack on T is new: the move opened A's line or horse leg
+//       (an attack that was there before and only became legal does not count), and
 //     - T is undefended against that capture (after A takes on T, no piece of T's side can
 //       legally take back on that square), or T is a chariot and A a horse or a cannon.
 //   A side is forbidden by chase when at least one of its moves in the cycle is not a check,

@@ -324,5 +324,42 @@ TEST(Notation, RoundTripRandomGames) {
   EXPECT_GT(moves, 30000);
 }
 
+// Hardening: nasty input to every parser fails with FenError / MoveError and a message, never
+// another exception or a crash. (fuzz/fuzz_parse.cpp explores this further; inputs it finds
+// belong here.)
+TEST(FuzzRegression, BadInputOnlyThrowsParseErrors) {
+  const std::string nul("C2\0" "5", 4);
+  const std::string inputs[] = {
+      "", " ", "\n", nul, std::string(1000, '+'), std::string(300, 'P'), "\xff", "\xe7\x82\xae\xe4",
+      "\xf4\x90\x80\x80\xf4\x90\x80\x80", "\xc0\xaf\xc0\xaf\xc0\xaf\xc0\xaf", "炮", "前前前前", "一二三四",
+      "++++", "----", "P+++", "9999", "+P+P", "R+.", ".+R1", "=2=5", "前中后进", "进进进进", "1卒进1",
+      "五兵进一", "后三平二", "炮\xe4\xba平五", "h2e2", "H2E2", "i9i9",
+  };
+  const Position positions[] = {Position(), Position::from_fen("4k4/9/2P6/2P3P2/2P3P2/9/9/9/9/3K5 w"),
+                                Position::from_fen("2P1k4/2P6/2P6/2P6/2P6/9/9/9/9/3K5 w")};
+  for (const Position& pos : positions)
+    for (const std::string& t : inputs) {
+      for (int which = 0; which < 3; ++which) {
+        try {
+          const Move m = which == 0 ? parse_legal_move(pos, t) : which == 1 ? parse_wxf(pos, t) : parse_chinese(pos, t);
+          EXPECT_TRUE(is_legal(pos, m)) << t;
+        } catch (const MoveError& e) {
+          EXPECT_NE(std::string(e.what()), "") << t;
+        }
+      }
+    }
+  for (const std::string& fen : {std::string("4k4/9/9/9/9/9/9/9/9/4K4"), std::string(5000, '/'),
+                                 std::string("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99999999 1"),
+                                 std::string("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0"), std::string("\xff\xfe w"),
+                                 std::string("9/9/9/9/9/9/9/9/9/9 w"), std::string("4k4/9/9/9/9/9/9/9/9/3K5 x")}) {
+    try {
+      Position::from_fen(fen);
+      ADD_FAILURE() << "accepted " << fen;
+    } catch (const FenError& e) {
+      EXPECT_NE(std::string(e.what()).find("bad FEN"), std::string::npos);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace xq

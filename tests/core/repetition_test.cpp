@@ -128,6 +128,52 @@ TEST(Repetition, HorseChasingADefendedChariotLoses) {
   EXPECT_EQ(play_game(fen, moves), (GameState{Result::BLACK_WIN, Termination::PERPETUAL_CHASE}));
 }
 
+TEST(Repetition, AlternatingCheckAndChaseIsForbidden) {
+  // The red chariot attacks the undefended cannon on i5 from i8, then checks from e8 (一将一捉).
+  const char* fen = "5k3/4R4/9/9/8c/4N4/9/9/4K3n/9 w";
+  const char* moves = "e8i8 f9e9 i8e8 e9f9";
+  const CycleVerdict v = judge(fen, moves);
+  EXPECT_FALSE(v.perpetual_check[RED]);
+  EXPECT_TRUE(v.chases[RED]);
+  EXPECT_EQ(v.chased[RED], sq("i5"));
+  EXPECT_FALSE(v.chases[BLACK]);
+  EXPECT_EQ(play_game(fen, moves), (GameState{Result::BLACK_WIN, Termination::PERPETUAL_CHASE}));
+}
+
+TEST(Repetition, BothSidesChasingIsADraw) {
+  // The red cannon keeps the black chariot under fire over the horse on f2 (a chariot attacked
+  // by a cannon counts even when defended); the black chariot keeps attacking that horse.
+  const char* fen = "9/9/5k3/9/2n6/9/9/1C3N2r/9/4K4 w";
+  const char* moves = "b2a2 i2g2 a2b2 g2i2";
+  const CycleVerdict v = judge(fen, moves);
+  EXPECT_TRUE(v.chases[RED]);
+  EXPECT_TRUE(v.chases[BLACK]);
+  EXPECT_EQ(v.chased[RED], sq("i2"));
+  EXPECT_EQ(v.chased[BLACK], sq("f2"));
+  EXPECT_EQ(v.loser, -1);
+  EXPECT_EQ(play_game(fen, moves), (GameState{Result::DRAW, Termination::REPETITION_DRAW}));
+}
+
+TEST(Repetition, PerpetualCheckLosesEvenAgainstAChase) {
+  // Red checks from h8 and h7; each black king step uncovers a black chariot against the
+  // checking chariot (discovered chases). Perpetual check is judged first: Red loses.
+  const char* fen = "R8/1r1k5/2r4R1/9/9/9/9/5K3/9/9 w";
+  const char* moves = "h7h8 d8d7 h8h7 d7d8";
+  const CycleVerdict v = judge(fen, moves);
+  EXPECT_TRUE(v.perpetual_check[RED]);
+  EXPECT_TRUE(v.chases[BLACK]);
+  EXPECT_EQ(v.loser, RED);
+  EXPECT_TRUE(v.by_check);
+  EXPECT_EQ(play_game(fen, moves), (GameState{Result::BLACK_WIN, Termination::PERPETUAL_CHECK}));
+}
+
+TEST(ChaseTargets, AnAttackThatOnlyBecameLegalIsNotNew) {
+  // Black is in check from the chariot on g9; the black chariot on d1 already attacks the
+  // cannon on h1 but cannot take while in check. Stepping the king out makes the capture
+  // legal, which is no new attack.
+  EXPECT_EQ(targets("3k2R2/9/9/9/9/9/1n7/5K3/3r3C1/9 b", "d9d8"), SquareSet(0));
+}
+
 TEST(Repetition, IdleMovesOnBothSidesDraw) {
   const CycleVerdict v = judge("3ak4/9/9/9/9/9/9/9/9/R2A1K3 w", "a0a1 d9e8 a1a0 e8d9");
   EXPECT_FALSE(v.perpetual_check[RED] || v.perpetual_check[BLACK] || v.chases[RED] || v.chases[BLACK]);
