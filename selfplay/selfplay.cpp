@@ -1,5 +1,6 @@
 #include "selfplay/selfplay.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <random>
@@ -19,7 +20,15 @@ void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& 
 }
 
 SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& evaluator, GameSink sink)
-    : options_(options), evaluator_(evaluator), sink_(std::move(sink)) {}
+    : options_(options), sink_(std::move(sink)) {
+  // A non-owning handle: the caller keeps `evaluator` alive while the runner runs.
+  std::shared_ptr<nn::Evaluator> fixed(&evaluator, [](nn::Evaluator*) {});
+  const std::string id = options.network_id;
+  source_ = [fixed, id] { return GameEvaluator{fixed, id}; };
+}
+
+SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, EvaluatorSource source, GameSink sink)
+    : options_(options), source_(std::move(source)), sink_(std::move(sink)) {}
 
 bool SelfplayRunner::claim_game() {
   if (stop_) return false;
@@ -43,6 +52,7 @@ namespace {
 struct Slot {
   explicit Slot(const SearchParams& p) : search(p) {}
   bool active = false;
+  GameEvaluator net;
   Game game;
   Search search;
   xqzero::GameRecord record;
@@ -78,12 +88,13 @@ void SelfplayRunner::worker(int thread_index) {
       return;
     }
     s.active = true;
+    s.net = source_();
     s.seed = rng();
     s.game = Game(Position::from_fen(o.start_fen), o.game);
     s.search = Search(o.search, s.seed);
     s.record.Clear();
     s.record.set_start_fen(s.game.position().fen());
-    s.record.set_network(o.network_id);
+    s.record.set_network(s.net.network_id);
     s.record.set_config(o.config_id);
     s.record.set_seed(s.seed);
     s.record.set_repetitions(o.game.repetitions);
@@ -163,10 +174,14 @@ void SelfplayRunner::worker(int thread_index) {
   for (auto& s : slots) start_game(*s);
   std::vector<nn::EvalRequest> requests;
   std::vector<nn::EvalResult> results;
+  std::vector<nn::Evaluator*> nets;  // the distinct evaluators of this round's games
   for (;;) {
     if (stop_) break;
+    if (paused_) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
     bool any = false;
-    requests.clear();
     for (auto& sp : slots) {
       Slot& s = *sp;
       if (!s.active) continue;
@@ -186,24 +201,37 @@ void SelfplayRunner::worker(int thread_index) {
           begin_move(s);
         }
       }
-      if (!s.active) continue;
-      any = true;
-      s.first_request = requests.size();
-      s.search.gather(s.game, o.leaves_per_batch, requests);
-      s.n_requests = requests.size() - s.first_request;
+      if (s.active) any = true;
     }
     if (!any) break;
-    if (requests.empty()) continue;
-    results.resize(requests.size());
-    evaluator_.evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
-                        nn::Span<nn::EvalResult>(results.data(), requests.size()));
-    ++stats_.batches;
-    stats_.batch_positions += requests.size();
-    stats_.evaluations += requests.size();
-    for (auto& sp : slots) {
-      Slot& s = *sp;
-      if (s.active && s.n_requests > 0) s.search.complete(results.data() + s.first_request, int(s.n_requests));
-      s.n_requests = 0;
+    // One evaluator call per distinct network (two only while a new checkpoint comes in).
+    nets.clear();
+    for (auto& sp : slots)
+      if (sp->active && std::find(nets.begin(), nets.end(), sp->net.evaluator.get()) == nets.end())
+        nets.push_back(sp->net.evaluator.get());
+    for (nn::Evaluator* net : nets) {
+      requests.clear();
+      for (auto& sp : slots) {
+        Slot& s = *sp;
+        s.n_requests = 0;
+        if (!s.active || s.net.evaluator.get() != net) continue;
+        s.first_request = requests.size();
+        s.search.gather(s.game, o.leaves_per_batch, requests);
+        s.n_requests = requests.size() - s.first_request;
+      }
+      if (requests.empty()) continue;
+      results.resize(requests.size());
+      net->evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
+                    nn::Span<nn::EvalResult>(results.data(), requests.size()));
+      ++stats_.batches;
+      stats_.batch_positions += requests.size();
+      stats_.evaluations += requests.size();
+      for (auto& sp : slots) {
+        Slot& s = *sp;
+        if (s.active && s.net.evaluator.get() == net && s.n_requests > 0)
+          s.search.complete(results.data() + s.first_request, int(s.n_requests));
+        s.n_requests = 0;
+      }
     }
   }
 }

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 
@@ -55,14 +56,26 @@ struct SelfplayStats {
 // Receives each finished game; called from worker threads (serialised by the runner).
 using GameSink = std::function<void(xqzero::GameRecord&&)>;
 
+// The evaluator (and its name for the records) that a new game uses. The training loop
+// hands out the newest network this way: every game keeps the net it started with, so
+// self-play switches to a new checkpoint between games.
+struct GameEvaluator {
+  std::shared_ptr<nn::Evaluator> evaluator;
+  std::string network_id;
+};
+using EvaluatorSource = std::function<GameEvaluator()>;
+
 class SelfplayRunner {
  public:
   SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& evaluator, GameSink sink);
+  SelfplayRunner(const SelfplayOptions& options, EvaluatorSource source, GameSink sink);
 
   // Plays until `games` games have finished (0 = until stop()). Blocks; returns when the
   // worker threads have ended. Unfinished games are abandoned.
   void run(uint64_t games);
   void stop() { stop_ = true; }
+  // While paused, the workers wait between rounds (their games stay as they are).
+  void set_paused(bool paused) { paused_ = paused; }
   const SelfplayStats& stats() const { return stats_; }
 
  private:
@@ -70,8 +83,9 @@ class SelfplayRunner {
   bool claim_game();
 
   SelfplayOptions options_;
-  nn::Evaluator& evaluator_;
+  EvaluatorSource source_;
   GameSink sink_;
+  std::atomic<bool> paused_{false};
   std::mutex sink_mutex_;
   std::atomic<bool> stop_{false};
   std::atomic<uint64_t> started_{0};

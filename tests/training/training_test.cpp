@@ -1,0 +1,212 @@
+// Training data, the replay window and the trainer.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "core/move_parse.h"
+#include "core/movegen.h"
+#include "nn/policy_labels.h"
+#include "selfplay/record_io.h"
+#include "selfplay/selfplay.h"
+#include "training/record_scanner.h"
+#include "training/replay_window.h"
+#include "training/trainer.h"
+
+namespace fs = std::filesystem;
+
+namespace xq::training {
+namespace {
+
+std::vector<xqzero::GameRecord> some_games(int n, float full_fraction = 0.5f) {
+  selfplay::SelfplayOptions o;
+  o.threads = 1;
+  o.games_per_thread = 4;
+  o.full_visits = 8;
+  o.fast_visits = 2;
+  o.full_fraction = full_fraction;
+  o.game.length_cap = 40;
+  nn::TestEvaluator evaluator(1);
+  std::vector<xqzero::GameRecord> games;
+  selfplay::SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
+  runner.run(uint64_t(n));
+  return games;
+}
+
+TEST(TrainingPosition, FromRecordKeepsTargetsOnly) {
+  for (const auto& g : some_games(4)) {
+    int targets = 0;
+    for (const auto& m : g.moves()) targets += m.training_target();
+    const auto positions = positions_of(g);
+    EXPECT_EQ(int(positions.size()), targets);
+    Game game(g.start_fen(), selfplay::record_settings(g));
+    size_t k = 0;
+    for (const auto& m : g.moves()) {
+      if (m.training_target()) {
+        const TrainingPosition& p = positions[k++];
+        EXPECT_EQ(p.encoding, nn::encode(game.position(), game.repetition_count()));
+        const int expected = g.result() == "1/2-1/2" ? 0 : ((g.result() == "1-0") == (game.side_to_move() == RED) ? 1 : -1);
+        EXPECT_EQ(p.result, expected);
+        ASSERT_GT(p.n_policy, 0);
+        for (int i = 1; i < p.n_policy; ++i) EXPECT_GE(p.weights[i - 1], p.weights[i]);  // largest first
+        EXPECT_TRUE(is_legal(game.position(), nn::move_of(p.labels[0], game.side_to_move())));
+      }
+      game.play(parse_legal_move(game.position(), m.move()));
+    }
+  }
+}
+
+TEST(TrainingPosition, MirrorIsAnInvolution) {
+  const auto positions = positions_of(some_games(1, 1.0f)[0]);
+  ASSERT_FALSE(positions.empty());
+  for (const auto& p : positions) {
+    const TrainingPosition m = mirrored(p), back = mirrored(m);
+    EXPECT_EQ(back.encoding, p.encoding);
+    for (int i = 0; i < p.n_policy; ++i) EXPECT_EQ(back.labels[i], p.labels[i]);
+    EXPECT_EQ(m.encoding, nn::mirror(p.encoding));
+  }
+}
+
+TEST(ReplayWindow, GrowsWithDataWithinBounds) {
+  ReplayWindow w(10, 100, 0.5);
+  std::vector<TrainingPosition> batch(7);
+  for (size_t i = 0; i < batch.size(); ++i) batch[i].result = int8_t(i % 3 - 1);
+  EXPECT_EQ(w.window_size(), 0);
+  w.add(batch);
+  EXPECT_EQ(w.window_size(), 7);  // fewer than window_min stored: all of them
+  for (int i = 0; i < 40; ++i) w.add(batch);  // 287 positions
+  EXPECT_EQ(w.total_added(), 287);
+  EXPECT_EQ(w.window_size(), 100);  // 0.5 * 287 clamped to window_max
+  ReplayWindow v(10, 1000, 0.5);
+  for (int i = 0; i < 10; ++i) v.add(batch);  // 70 positions
+  EXPECT_EQ(v.window_size(), 35);
+}
+
+TEST(ReplayWindow, SamplesOnlyTheNewestAndMirrorsHalf) {
+  ReplayWindow w(1, 50, 0.1);  // 10% of 500 = the newest 50
+  std::vector<TrainingPosition> batch(1);
+  for (int i = 0; i < 500; ++i) {
+    batch[0] = TrainingPosition{};
+    batch[0].n_policy = 1;
+    batch[0].labels[0] = uint16_t(nn::label_of(Move(make_square(0, 3), make_square(0, 4)), RED));  // a3a4
+    batch[0].root_value = uint16_t(i);  // marks the insertion order
+    w.add(batch);
+  }
+  std::mt19937_64 rng(1);
+  std::vector<TrainingPosition> out;
+  ASSERT_TRUE(w.sample(2000, rng, out));
+  int mirrored_count = 0;
+  const uint16_t plain = batch[0].labels[0];
+  for (const auto& p : out) {
+    EXPECT_GE(p.root_value, 450);
+    mirrored_count += p.labels[0] != plain;
+  }
+  EXPECT_GT(mirrored_count, 850);
+  EXPECT_LT(mirrored_count, 1150);
+}
+
+TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto games = some_games(3);
+  selfplay::write_record_file((dir / "a.rec.gz").string(), games);
+  std::ofstream(dir / "b.rec.gz") << "garbage";
+  RecordScanner scanner(dir.string());
+  std::vector<std::string> warnings;
+  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  EXPECT_EQ(read.size(), games.size());
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("b.rec.gz"), std::string::npos);
+  EXPECT_TRUE(scanner.read_new([&](const std::string& w) { warnings.push_back(w); }).empty());
+  selfplay::write_record_file((dir / "c.rec.gz").string(), games);
+  EXPECT_EQ(scanner.read_new([](const std::string&) {}).size(), games.size());
+  fs::remove_all(dir);
+}
+
+xqzero::NetworkConfig tiny_net() {
+  xqzero::NetworkConfig n;
+  n.set_blocks(1);
+  n.set_channels(8);
+  n.set_value_hidden(16);
+  return n;
+}
+
+xqzero::TrainingConfig cpu_training() {
+  xqzero::TrainingConfig t;
+  t.set_device("cpu");
+  t.set_threads(1);
+  t.set_learning_rate(0.05f);
+  return t;
+}
+
+TEST(Trainer, LossFallsOnAFixedBatch) {
+  std::vector<TrainingPosition> batch;
+  for (const auto& g : some_games(6, 1.0f))
+    for (const auto& p : positions_of(g)) batch.push_back(p);
+  batch.resize(std::min<size_t>(batch.size(), 64));
+  ASSERT_GE(batch.size(), 32u);
+  Trainer trainer(tiny_net(), cpu_training());
+  const StepLosses first = trainer.step(batch, true);
+  StepLosses last;
+  for (int i = 0; i < 60; ++i) last = trainer.step(batch);
+  EXPECT_LT(last.policy, first.policy * 0.8);
+  EXPECT_LT(last.value, first.value);
+  EXPECT_GT(first.regularisation, 0.0);
+  EXPECT_EQ(trainer.steps(), 61);
+  EXPECT_EQ(trainer.samples_trained(), 61 * int64_t(batch.size()));
+}
+
+TEST(Trainer, SchedulesFollowTheConfig) {
+  xqzero::TrainingConfig t = cpu_training();
+  t.set_learning_rate(0.1f);
+  t.set_lr_schedule("step");
+  t.set_lr_step_every(10);
+  t.set_lr_step_gamma(0.5f);
+  Trainer step(tiny_net(), t);
+  EXPECT_NEAR(step.learning_rate_at(9), 0.1, 1e-6);
+  EXPECT_NEAR(step.learning_rate_at(25), 0.025, 1e-6);
+  t.set_lr_schedule("cosine");
+  t.set_cosine_steps(100);
+  t.set_lr_min(0.01f);
+  Trainer cosine(tiny_net(), t);
+  EXPECT_NEAR(cosine.learning_rate_at(0), 0.1, 1e-6);
+  EXPECT_NEAR(cosine.learning_rate_at(50), 0.055, 1e-6);
+  EXPECT_NEAR(cosine.learning_rate_at(100), 0.01, 1e-6);
+  EXPECT_NEAR(cosine.learning_rate_at(1000), 0.01, 1e-6);
+}
+
+TEST(Trainer, CheckpointResumesExactly) {
+  for (const char* optimizer : {"sgd", "adamw"}) {
+    std::vector<TrainingPosition> batch;
+    for (const auto& g : some_games(4, 1.0f))
+      for (const auto& p : positions_of(g)) batch.push_back(p);
+    batch.resize(std::min<size_t>(batch.size(), 32));
+    xqzero::TrainingConfig t = cpu_training();
+    t.set_optimizer(optimizer);
+    t.set_learning_rate(0.01f);
+    const std::string path =
+        (fs::temp_directory_path() / ("xqzero_trainer_" + std::to_string(::getpid()) + ".xqz")).string();
+    Trainer a(tiny_net(), t);
+    for (int i = 0; i < 5; ++i) a.step(batch);
+    std::mt19937_64 rng(42);
+    rng();
+    a.save(path, "test", rng);
+    const StepLosses next_a = a.step(batch);
+
+    Trainer b(tiny_net(), t);
+    std::mt19937_64 restored(0);
+    b.load(path, restored);
+    EXPECT_EQ(b.steps(), 5);
+    EXPECT_EQ(b.samples_trained(), 5 * int64_t(batch.size()));
+    EXPECT_EQ(restored(), rng()) << "sampler state restored";
+    const StepLosses next_b = b.step(batch);
+    EXPECT_NEAR(next_b.policy, next_a.policy, 1e-5) << optimizer;
+    EXPECT_NEAR(next_b.value, next_a.value, 1e-5) << optimizer;
+    fs::remove(path);
+  }
+}
+
+}  // namespace
+}  // namespace xq::training

@@ -1,0 +1,348 @@
+#include "training/train_loop.h"
+
+#include <google/protobuf/text_format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <ostream>
+#include <sstream>
+#include <thread>
+
+#include "nn/evaluator_factory.h"
+#include "nn/net_config.h"
+#include "selfplay/record_writer.h"
+#include "selfplay/selfplay.h"
+#include "selfplay/selfplay_config.h"
+#include "training/evaluation.h"
+#include "training/record_scanner.h"
+#include "training/replay_window.h"
+#include "training/trainer.h"
+
+namespace fs = std::filesystem;
+
+namespace xq::training {
+
+namespace {
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write '" + tmp.string() + "'");
+  }
+  fs::rename(tmp, path);
+}
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string trim(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
+std::string checkpoint_name(int64_t step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "ckpt-%08lld.xqz", (long long)step);
+  return buf;
+}
+
+// Keeps only the metrics lines whose "step" is at most `step` (after a resume).
+void truncate_metrics(const fs::path& path, int64_t step) {
+  if (!fs::exists(path)) return;
+  std::istringstream in(read_file(path));
+  std::string kept, line;
+  for (; std::getline(in, line);) {
+    const size_t at = line.find("\"step\":");
+    if (at == std::string::npos) continue;
+    const long long s = std::atoll(line.c_str() + at + 7);
+    if (s <= step) kept += line + "\n";
+  }
+  write_atomically(path, kept);
+}
+
+class Metrics {
+ public:
+  explicit Metrics(const fs::path& path) : out_(path, std::ios::app) {}
+  void write(const std::string& json) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out_ << json << "\n";
+    out_.flush();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::ofstream out_;
+};
+
+std::string fmt(const char* f, double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, x);
+  return buf;
+}
+
+std::string json_number(double x) {
+  if (!std::isfinite(x)) return x > 0 ? "1e999" : x < 0 ? "-1e999" : "null";
+  return fmt("%.6g", x);
+}
+
+struct SharedNet {
+  std::mutex mutex;
+  selfplay::GameEvaluator current;
+};
+
+}  // namespace
+
+int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostream& err) {
+  using clock = std::chrono::steady_clock;
+  const auto started = clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - started).count(); };
+
+  const fs::path run(options.run_dir);
+  const fs::path games_dir = run / "games", ckpt_dir = run / "checkpoints";
+  fs::create_directories(games_dir);
+  fs::create_directories(ckpt_dir);
+
+  // The configuration: the user's, else the run's own, else the embedded default (given).
+  xqzero::Config config = options.config;
+  const fs::path config_path = run / "config.textproto";
+  std::string config_text;
+  google::protobuf::TextFormat::PrintToString(config, &config_text);
+  if (fs::exists(config_path)) {
+    xqzero::Config stored;
+    if (!google::protobuf::TextFormat::ParseFromString(read_file(config_path), &stored))
+      throw std::runtime_error("run directory '" + run.string() + "': config.textproto is unreadable");
+    if (!options.config_given) {
+      config = stored;
+      google::protobuf::TextFormat::PrintToString(config, &config_text);
+    } else if (stored.SerializeAsString() != config.SerializeAsString()) {
+      err << "train: warning: the given config differs from " << config_path.string() << "; using the given one\n";
+    }
+  }
+  if (config.network().history() > 0)
+    throw std::invalid_argument("network.history > 0 is not supported by self-play and training yet");
+  write_atomically(config_path, config_text);
+  const xqzero::TrainingConfig& tc = config.training();
+
+  Trainer trainer(config.network(), tc);
+  std::mt19937_64 rng(uint64_t(tc.seed()));
+  const fs::path latest_path = run / "latest";
+  std::string latest;
+  if (fs::exists(latest_path)) {
+    latest = trim(read_file(latest_path));
+    trainer.load((ckpt_dir / latest).string(), rng);
+    out << "train: resuming " << run.string() << " from " << latest << " (step " << trainer.steps() << ")\n";
+  } else {
+    latest = checkpoint_name(0);
+    trainer.save((ckpt_dir / latest).string(), "xqzero train, initial weights", rng);
+    write_atomically(latest_path, latest + "\n");
+    out << "train: new run in " << run.string() << ", net " << nn::short_name(config.network()) << " on "
+        << trainer.device_name() << "\n";
+  }
+  const std::string first_checkpoint = (ckpt_dir / checkpoint_name(0)).string();
+  std::string previous_eval_checkpoint = (ckpt_dir / latest).string();
+  truncate_metrics(run / "metrics.jsonl", trainer.steps());
+  Metrics metrics(run / "metrics.jsonl");
+
+  // The replay window, rebuilt from the games on disk.
+  ReplayWindow window(tc.window_min(), tc.window_max(), tc.window_fraction());
+  RecordScanner scanner(games_dir.string());
+  int64_t games_on_disk = 0;
+  for (const auto& g : scanner.read_new([&](const std::string& w) { err << "train: warning: " << w << "\n"; })) {
+    try {
+      window.add(positions_of(g));
+      ++games_on_disk;
+    } catch (const std::exception& e) {
+      err << "train: warning: skipping a game in " << games_dir.string() << ": " << e.what() << "\n";
+    }
+  }
+  if (games_on_disk > 0)
+    out << "train: " << games_on_disk << " games and " << window.total_added() << " target positions on disk\n";
+
+  // Self-play, on the newest checkpoint; each game keeps the net it started with.
+  SharedNet net;
+  auto load_net = [&](const std::string& name) {
+    xqzero::EvaluatorConfig ec = config.evaluator();
+    ec.set_weights((ckpt_dir / name).string());
+    auto evaluator = nn::make_evaluator(ec, config.network());
+    std::lock_guard<std::mutex> lock(net.mutex);
+    net.current = selfplay::GameEvaluator{std::move(evaluator), name};
+  };
+  load_net(latest);
+  selfplay::SelfplayOptions sp = selfplay::selfplay_options(config);
+  sp.config_id = std::to_string(std::hash<std::string>()(config_text));
+  selfplay::RecordWriter writer(games_dir.string(), "selfplay", config.selfplay().games_per_file());
+  std::mutex sink_mutex;
+  int64_t games_this_run = 0;
+  std::atomic<int64_t> positions_this_run{0};
+  selfplay::SelfplayRunner runner(
+      sp,
+      [&] {
+        std::lock_guard<std::mutex> lock(net.mutex);
+        return net.current;
+      },
+      [&](xqzero::GameRecord&& g) {
+        std::vector<TrainingPosition> positions = positions_of(g);
+        std::lock_guard<std::mutex> lock(sink_mutex);
+        window.add(positions);
+        positions_this_run += int64_t(positions.size());
+        ++games_this_run;
+        writer.add(std::move(g));
+      });
+  std::thread selfplay_thread([&] { runner.run(0); });
+
+  const int64_t start_step = trainer.steps();
+  const double start_samples = double(trainer.samples_trained());
+  double policy_sum = 0, value_sum = 0, reg_last = 0, lr_last = 0;
+  int loss_count = 0;
+  double last_log_time = elapsed(), last_console = -10;
+  int64_t last_log_samples = trainer.samples_trained();
+  const auto& st = runner.stats();
+  std::vector<TrainingPosition> batch;
+  int exit_status = 0;
+
+  auto stats_json = [&] {
+    const double games = double(st.games.load());
+    std::string j = ",\"games\":" + std::to_string(games_on_disk + games_this_run) +
+                    ",\"positions\":" + std::to_string(window.total_added()) +
+                    ",\"window\":" + std::to_string(window.window_size()) +
+                    ",\"selfplay_positions_per_s\":" + json_number(double(st.moves.load()) / std::max(1e-9, elapsed())) +
+                    ",\"avg_game_length\":" + json_number(games > 0 ? double(st.plies_sum.load()) / games : 0) +
+                    ",\"red_wins\":" + std::to_string(st.red_wins.load()) +
+                    ",\"black_wins\":" + std::to_string(st.black_wins.load()) +
+                    ",\"draws\":" + std::to_string(st.draws.load()) +
+                    ",\"resign_false_positive_rate\":" +
+                    json_number(st.would_resign.load() ? double(st.false_resign.load()) / double(st.would_resign.load()) : 0);
+    return j;
+  };
+  auto console = [&](bool force) {
+    if (!force && elapsed() - last_console < 5) return;
+    last_console = elapsed();
+    const double games = double(st.games.load());
+    char line[400];
+    std::snprintf(line, sizeof line,
+                  "train: %6.0fs step %lld | games %lld (%.1f plies avg) | targets %lld, window %lld | "
+                  "samples/target %.2f | policy %.3f value %.3f | lr %.4g\n",
+                  elapsed(), (long long)trainer.steps(), (long long)(games_on_disk + games_this_run),
+                  games > 0 ? double(st.plies_sum.load()) / games : 0.0, (long long)window.total_added(),
+                  (long long)window.window_size(),
+                  double(trainer.samples_trained()) / std::max<double>(1, double(window.total_added())),
+                  loss_count ? policy_sum / loss_count : 0.0, loss_count ? value_sum / loss_count : 0.0, lr_last);
+    out << line << std::flush;
+  };
+
+  auto evaluate = [&](const std::string& checkpoint) {
+    GameSettings settings;
+    settings.length_cap = config.selfplay().max_plies();
+    settings.repetitions = config.selfplay().repetitions();
+    auto current = checkpoint_player(config, checkpoint, "current");
+    std::vector<std::unique_ptr<selfplay::Player>> opponents;
+    opponents.push_back(checkpoint_player(config, previous_eval_checkpoint, "previous"));
+    opponents.push_back(std::make_unique<selfplay::RandomPlayer>(uint64_t(tc.seed())));
+    opponents.push_back(std::make_unique<selfplay::GreedyPlayer>(uint64_t(tc.seed())));
+    for (auto& opponent : opponents) {
+      const MatchScore m = play_evaluation_match(*current, *opponent, tc.eval_games(), tc.eval_visits(), settings);
+      metrics.write("{\"kind\":\"eval\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
+                    json_number(elapsed()) + ",\"opponent\":\"" + m.opponent + "\",\"games\":" +
+                    std::to_string(m.elo.games()) + ",\"wins\":" + std::to_string(m.elo.wins) + ",\"draws\":" +
+                    std::to_string(m.elo.draws) + ",\"losses\":" + std::to_string(m.elo.losses) + ",\"score\":" +
+                    json_number(m.elo.score) + ",\"elo\":" + json_number(m.elo.elo) + ",\"elo_margin\":" +
+                    json_number(m.elo.margin) + "}");
+      out << "eval: step " << trainer.steps() << " vs " << m.opponent << ": +" << m.elo.wins << " =" << m.elo.draws
+          << " -" << m.elo.losses << "  Elo " << selfplay::format_elo(m.elo) << "\n";
+    }
+    previous_eval_checkpoint = checkpoint;
+  };
+
+  auto checkpoint = [&] {
+    {
+      std::lock_guard<std::mutex> lock(sink_mutex);
+      writer.flush();
+    }
+    latest = checkpoint_name(trainer.steps());
+    const std::string path = (ckpt_dir / latest).string();
+    trainer.save(path, "xqzero train, step " + std::to_string(trainer.steps()), rng);
+    write_atomically(latest_path, latest + "\n");
+    load_net(latest);
+    metrics.write("{\"kind\":\"generation\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
+                  json_number(elapsed()) + ",\"checkpoint\":\"" + latest + "\"" + stats_json() + "}");
+    return path;
+  };
+
+  try {
+    int64_t next_eval = tc.eval_every() > 0 ? (trainer.steps() / tc.eval_every() + 1) * tc.eval_every() : -1;
+    for (;;) {
+      if (options.stop && options.stop->load()) break;
+      if (tc.max_steps() > 0 && trainer.steps() >= tc.max_steps()) break;
+      if (tc.max_seconds() > 0 && elapsed() >= double(tc.max_seconds())) break;
+      const int64_t total = window.total_added();
+      const bool started_training = total >= tc.min_positions();
+      runner.set_paused(started_training && tc.min_samples_per_position() > 0 &&
+                        double(trainer.samples_trained()) < tc.min_samples_per_position() * double(total));
+      if (!started_training ||
+          double(trainer.samples_trained()) >= tc.max_samples_per_position() * double(total)) {
+        console(false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        continue;
+      }
+      window.sample(tc.batch_size(), rng, batch);
+      const bool log_now = (trainer.steps() + 1) % tc.log_every() == 0;
+      const StepLosses l = trainer.step(batch, log_now);
+      policy_sum += l.policy;
+      value_sum += l.value;
+      lr_last = l.learning_rate;
+      ++loss_count;
+      if (log_now) {
+        reg_last = l.regularisation;
+        const double dt = std::max(1e-9, elapsed() - last_log_time);
+        const double sps = double(trainer.samples_trained() - last_log_samples) / dt;
+        metrics.write("{\"kind\":\"train\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
+                      json_number(elapsed()) + ",\"policy_loss\":" + json_number(policy_sum / loss_count) +
+                      ",\"value_loss\":" + json_number(value_sum / loss_count) + ",\"reg_loss\":" +
+                      json_number(reg_last) + ",\"lr\":" + json_number(lr_last) + ",\"samples_per_s\":" +
+                      json_number(sps) + ",\"samples_trained\":" + std::to_string(trainer.samples_trained()) +
+                      stats_json() + "}");
+        console(true);
+        policy_sum = value_sum = 0;
+        loss_count = 0;
+        last_log_time = elapsed();
+        last_log_samples = trainer.samples_trained();
+      }
+      if (trainer.steps() % tc.checkpoint_every() == 0) {
+        const std::string path = checkpoint();
+        if (next_eval > 0 && trainer.steps() >= next_eval) {
+          evaluate(path);
+          next_eval = (trainer.steps() / tc.eval_every() + 1) * tc.eval_every();
+        }
+      }
+    }
+  } catch (const std::exception& e) {
+    err << "train: " << e.what() << "\n";
+    exit_status = 1;
+  }
+  runner.stop();
+  selfplay_thread.join();
+  if (exit_status == 0 && trainer.steps() > start_step && latest != checkpoint_name(trainer.steps())) checkpoint();
+  {
+    std::lock_guard<std::mutex> lock(sink_mutex);
+    writer.flush();
+  }
+  console(true);
+  out << "train: stopped at step " << trainer.steps() << " after " << fmt("%.0f", elapsed()) << " s; "
+      << games_this_run << " games and " << positions_this_run.load() << " target positions this run; "
+      << fmt("%.0f", double(trainer.samples_trained()) - start_samples) << " samples trained; latest " << latest
+      << "\n";
+  (void)first_checkpoint;
+  return exit_status;
+}
+
+}  // namespace xq::training

@@ -1,0 +1,54 @@
+// The trainer: the network being learned, its optimiser and schedule, one step per batch
+// of TrainingPositions, and checkpoints that carry everything needed to resume.
+//
+// Losses: policy cross-entropy against the search's target (full softmax over every label:
+// illegal moves learn to get no weight), W/D/L cross-entropy against the game result
+// (optionally mixed with the search's root W/D/L), and L2 regularisation through the
+// optimiser's weight decay (logged as 0.5 * weight_decay * sum of squared weights).
+// Optimisers: SGD with Nesterov momentum, or AdamW. Schedules: constant, step, cosine.
+// Gradient-norm clipping. On CUDA the forward and loss run under bfloat16 autocast.
+#pragma once
+
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "config.pb.h"
+#include "training/training_position.h"
+
+namespace xq::training {
+
+struct StepLosses {
+  double policy = 0, value = 0, regularisation = 0, learning_rate = 0;
+};
+
+class Trainer {
+ public:
+  Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingConfig& training);
+  ~Trainer();
+
+  // One optimiser step. The regularisation figure costs a pass over the weights, so it is
+  // computed only when asked for.
+  StepLosses step(const std::vector<TrainingPosition>& batch, bool with_regularisation = false);
+  int64_t steps() const;
+  int64_t samples_trained() const;
+  double learning_rate_at(int64_t step) const;
+  std::string device_name() const;
+
+  // Checkpoint: weights, optimiser state, step, trained-sample count and the sampler's RNG.
+  void save(const std::string& path, const std::string& note, const std::mt19937_64& rng) const;
+  // Restores all of it; throws nn::CheckpointError when the file is bad or the architecture
+  // differs. A checkpoint without trainer state (a bare network) loads its weights only.
+  void load(const std::string& path, std::mt19937_64& rng);
+
+  // Raw forward+backward time of the bare network on prepared tensors, for `xqzero bench
+  // train`: positions per second over `seconds` on copies of `batch`.
+  double raw_throughput(const std::vector<TrainingPosition>& batch, double seconds);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace xq::training
