@@ -4,7 +4,10 @@
 
 #include "app/args.h"
 #include "app/commands.h"
+#include "app/config_file.h"
+#include "bench/mcts_bench.h"
 #include "bench/movegen_bench.h"
+#include "bench/train_bench.h"
 #include "bench/nn_bench.h"
 
 namespace xq::app {
@@ -76,20 +79,35 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
   if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
     return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
-  const Args args(argv, {"depth", "repeats"}, {});
+  const Args args(argv, {"depth", "repeats", "config", "seconds", "threads"}, {});
   if (args.help()) {
     out << "usage: xqzero bench <name> [options]\n"
            "  movegen [--depth N] [--repeats R]   single-thread perft on three reference positions\n"
            "                                      (default depth 5, best of R=3 runs)\n"
+           "  mcts [--config F] [--seconds S] [--threads T]\n"
+           "                                      self-play search with the torch net (default: the\n"
+           "                                      embedded config, 10 s) against the raw batched net\n"
+           "  train [--config F] [--seconds S]    trainer samples/s with its data path against a bare\n"
+           "                                      forward+backward loop (default: embedded config, 10 s)\n"
            "  nn [options]                        network and batching evaluator throughput\n"
            "  nncheck [options]                   GPU-vs-CPU numerical check (xqzero bench nn --help)\n";
     return 0;
   }
-  if (args.positional().empty()) throw UsageError("missing benchmark name (movegen, nn, nncheck)");
+  if (args.positional().empty()) throw UsageError("missing benchmark name (movegen, mcts, train, nn, nncheck)");
   const std::string& name = args.positional()[0];
   if (args.positional().size() > 1) throw UsageError("unexpected argument '" + args.positional()[1] + "'");
   if (name == "movegen") {
     bench::run_movegen_bench(out, int(args.get_int("depth", 5, 1, 6)), int(args.get_int("repeats", 3, 1, 100)));
+    return 0;
+  }
+  if (name == "mcts") {
+    xqzero::Config config = load_config(args.get("config"));
+    if (args.has("threads")) config.mutable_selfplay()->set_threads(int(args.get_int("threads", 1, 1, 256)));
+    bench::run_mcts_bench(out, config, double(args.get_int("seconds", 10, 1, 3600)));
+    return 0;
+  }
+  if (name == "train") {
+    bench::run_train_bench(out, load_config(args.get("config")), double(args.get_int("seconds", 10, 1, 3600)));
     return 0;
   }
   throw UsageError("unknown benchmark '" + name + "'");
