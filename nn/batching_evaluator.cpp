@@ -16,7 +16,8 @@ struct BatchingEvaluator::Job {
   Clock::time_point arrival;
   size_t next = 0;       // first position not yet taken (queue_mutex_)
   size_t remaining = 0;  // positions not yet answered (runner thread only after submission)
-  std::exception_ptr error;  // first failure (runner thread; read by the caller after done)
+  std::string error;  // first failure's message (runner thread; read by the caller after done)
+  bool failed = false;
   std::mutex m;
   std::condition_variable cv;
   bool done = false;  // guarded by m
@@ -27,7 +28,8 @@ struct BatchingEvaluator::Slot {
   std::vector<EvalRequest> requests;
   std::vector<EvalResult> results;
   std::vector<std::pair<Job*, size_t>> targets;  // per position: job and index in it
-  std::exception_ptr error;                      // prepare() failed
+  std::string error;                             // prepare() failed with this message
+  bool failed = false;
 };
 
 BatchingEvaluator::BatchingEvaluator(std::shared_ptr<Evaluator> inner, Options options)
@@ -85,7 +87,10 @@ void BatchingEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResu
     std::unique_lock<std::mutex> lock(job.m);
     job.cv.wait(lock, [&] { return job.done; });
   }
-  if (job.error) std::rethrow_exception(job.error);
+  // Each caller gets its own exception object: sharing one across threads is legal but racy
+  // to reason about (and reported by ThreadSanitizer through libstdc++'s uninstrumented
+  // reference counts).
+  if (job.failed) throw std::runtime_error(job.error);
 }
 
 void BatchingEvaluator::collector_loop() {
@@ -101,7 +106,8 @@ void BatchingEvaluator::collector_loop() {
     }
     slot->requests.clear();
     slot->targets.clear();
-    slot->error = nullptr;
+    slot->error.clear();
+    slot->failed = false;
     {
       std::unique_lock<std::mutex> lock(queue_mutex_);
       queue_cv_.wait(lock, [&] { return pending_ > 0 || stopping_; });
@@ -124,8 +130,12 @@ void BatchingEvaluator::collector_loop() {
     }
     try {
       inner_->prepare(*slot->inner, Span<const EvalRequest>(slot->requests.data(), slot->requests.size()));
+    } catch (const std::exception& e) {
+      slot->failed = true;
+      slot->error = e.what();
     } catch (...) {
-      slot->error = std::current_exception();
+      slot->failed = true;
+      slot->error = "unknown error in prepare()";
     }
     {
       std::lock_guard<std::mutex> lock(slot_mutex_);
@@ -151,20 +161,28 @@ void BatchingEvaluator::runner_loop() {
       ready_.pop_front();
     }
     const size_t n = slot->requests.size();
-    std::exception_ptr error = slot->error;
-    if (!error) {
+    bool failed = slot->failed;
+    std::string error = slot->error;
+    if (!failed) {
       try {
         inner_->run(*slot->inner, Span<EvalResult>(slot->results.data(), n));
+      } catch (const std::exception& e) {
+        failed = true;
+        error = e.what();
       } catch (...) {
-        error = std::current_exception();
+        failed = true;
+        error = "unknown error in run()";
       }
     }
     batches_ += 1;
     positions_ += n;
     for (size_t i = 0; i < n; ++i) {
       Job* job = slot->targets[i].first;
-      if (error) {
-        if (!job->error) job->error = error;
+      if (failed) {
+        if (!job->failed) {
+          job->failed = true;
+          job->error = error;
+        }
       } else {
         EvalResult& dst = job->results[slot->targets[i].second];
         dst.priors.swap(slot->results[i].priors);

@@ -9,8 +9,9 @@
 //   - the runner (the one inference thread of the device) calls inner->run() on prepared
 //     slots in order and hands each answer to its caller.
 // With `slots` >= 2 buffers, the next batch is collected and prepared while the current one
-// runs. A call with many requests may be split over several batches. An exception thrown by
-// the inner evaluator reaches every caller whose requests were in that batch.
+// runs. A call with many requests may be split over several batches. When the inner
+// evaluator throws, every caller whose requests were in that batch gets a std::runtime_error
+// with the same message (one exception object per caller).
 //
 // The wrapper owns no request data: requests are copied (EvalRequest is small; history and
 // labels stay the caller's, valid because the caller is blocked), answers are moved into the
