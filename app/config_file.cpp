@@ -8,6 +8,7 @@
 
 #include "nn/net_config.h"
 #include "selfplay/selfplay_config.h"
+#include "training/training_config.h"
 
 namespace xq::app {
 
@@ -47,6 +48,7 @@ void validate_config(const xqzero::Config& c) {
   nn::validate(c.evaluator());
   selfplay::validate(c.search());
   selfplay::validate(c.selfplay());
+  training::validate(c.training());
 }
 
 xqzero::Config parse_config(const std::string& text, const std::string& name) {

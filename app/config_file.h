@@ -22,7 +22,8 @@ const char* embedded_config_text();
 xqzero::Config parse_config(const std::string& text, const std::string& name);
 // Reads a file (or, for an empty path, the embedded default).
 xqzero::Config load_config(const std::string& path);
-// Validates every section (nn/net_config.h, selfplay/selfplay_config.h); throws
+// Validates every section (nn/net_config.h, selfplay/selfplay_config.h,
+// training/training_config.h); throws
 // std::invalid_argument naming the field.
 void validate_config(const xqzero::Config& config);
 

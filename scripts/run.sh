@@ -4,5 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=$(bash scripts/build.sh | tail -n 1)
-# Until the training loop lands, the main job is the rules' truth test.
-exec "$build_dir/app/xqzero" perft --depth 5 "$@"
+exec "$build_dir/app/xqzero" train "$@"
