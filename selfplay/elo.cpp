@@ -1,0 +1,57 @@
+#include "selfplay/elo.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+namespace xq::selfplay {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kZ95 = 1.959963984540054;  // two-sided 95% normal quantile
+}  // namespace
+
+double elo_from_score(double score) {
+  if (!(score > 0)) return -kInf;
+  if (!(score < 1)) return kInf;
+  return -400.0 * std::log10(1.0 / score - 1.0);
+}
+
+double score_from_elo(double elo) { return 1.0 / (1.0 + std::pow(10.0, -elo / 400.0)); }
+
+EloEstimate estimate_elo(int64_t wins, int64_t draws, int64_t losses) {
+  EloEstimate e;
+  e.wins = wins;
+  e.draws = draws;
+  e.losses = losses;
+  const int64_t n = e.games();
+  if (n <= 0) {
+    e.lower = -kInf;
+    e.upper = kInf;
+    e.margin = kInf;
+    return e;
+  }
+  const double N = double(n);
+  const double w = double(wins) / N, d = double(draws) / N, l = double(losses) / N;
+  const double s = w + 0.5 * d;
+  e.score = s;
+  e.elo = elo_from_score(s);
+  const double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / N;
+  const double half = kZ95 * std::sqrt(var);
+  e.lower = elo_from_score(s - half);
+  e.upper = elo_from_score(s + half);
+  e.margin = (std::isinf(e.lower) || std::isinf(e.upper)) ? kInf : 0.5 * (e.upper - e.lower);
+  return e;
+}
+
+std::string format_elo(const EloEstimate& e) {
+  char buf[96];
+  if (std::isinf(e.elo)) return e.elo > 0 ? "+inf" : "-inf";
+  if (std::isinf(e.margin))
+    std::snprintf(buf, sizeof buf, "%+.1f +/- inf", e.elo);
+  else
+    std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", e.elo, e.margin);
+  return buf;
+}
+
+}  // namespace xq::selfplay

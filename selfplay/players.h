@@ -1,0 +1,173 @@
+// Players for matches (selfplay/match.h): a uniform random mover, a one-ply greedy material
+// player, an MCTS player over any nn::Evaluator, and an external UCI engine run as a child
+// process.
+//
+// A player is asked for one move at a time, given the whole game (start position and moves)
+// and a per-move budget. It answers with a move or with a failure (an engine that crashed,
+// did not reply in time or sent garbage); the match runner checks the move's legality and
+// scores a failure or an illegal move as a loss for that player, with the reason recorded.
+//
+// Players are used by one thread at a time. For concurrent games the runner gives every
+// game slot its own clone(); clones of an MCTS player share the evaluator (every evaluator of
+// nn/ is thread-safe, and a batching one gathers the leaves of all games into one batch);
+// clones of a UCI player start their own engine process.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/game.h"
+#include "nn/evaluator.h"
+#include "selfplay/search.h"
+
+namespace xq::selfplay {
+
+// Budget of one move. nodes: new search visits (MCTS) or `go nodes N` (UCI); movetime_ms:
+// thinking time. When both are set, whichever comes first ends the search. Random and greedy
+// players ignore it.
+struct MoveLimits {
+  int64_t nodes = 0;
+  int64_t movetime_ms = 0;
+};
+
+struct PlayerMove {
+  Move move;            // the move, when failure is empty
+  std::string failure;  // why the player forfeits ("no reply", "engine exited", ...)
+  std::string text;     // the move as the player wrote it (external engines), for messages
+  // Optional statistics for the record (MCTS and UCI players that report them).
+  bool has_value = false;
+  float value = 0;      // (win - loss) for the mover
+  uint32_t visits = 0;
+};
+
+class Player {
+ public:
+  virtual ~Player() = default;
+  // A short name for result lines and game files.
+  virtual std::string name() const = 0;
+  // A new game starts from `game`'s start position (forget trees, send ucinewgame).
+  virtual void new_game(const Game& game) { (void)game; }
+  // The move for the side to move in `game` (not over, with at least one legal move).
+  virtual PlayerMove choose(const Game& game, const MoveLimits& limits) = 0;
+  // An independent player of the same kind and settings for another game slot; `seed_offset`
+  // varies the random choices of random and greedy players.
+  virtual std::unique_ptr<Player> clone(uint64_t seed_offset) const = 0;
+};
+
+// Picks a uniformly random legal move.
+class RandomPlayer final : public Player {
+ public:
+  explicit RandomPlayer(uint64_t seed = 1) : seed_(seed), rng_(seed) {}
+  std::string name() const override { return "random"; }
+  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
+  std::unique_ptr<Player> clone(uint64_t seed_offset) const override {
+    return std::make_unique<RandomPlayer>(seed_ + seed_offset * 0x9E3779B97F4A7C15ull);
+  }
+
+ private:
+  uint64_t seed_;
+  std::mt19937_64 rng_;
+};
+
+// One ply of lookahead: a move that ends the game in the mover's favour (checkmate or
+// stalemate of the opponent) first, else the move that captures the most material
+// (chariot 9, cannon 4.5, horse 4, advisor 2, elephant 2, pawn 1 or 2 once across the river),
+// ties broken at random. It never looks at the reply, so it hangs pieces freely.
+class GreedyPlayer final : public Player {
+ public:
+  explicit GreedyPlayer(uint64_t seed = 1) : seed_(seed), rng_(seed) {}
+  std::string name() const override { return "greedy"; }
+  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
+  std::unique_ptr<Player> clone(uint64_t seed_offset) const override {
+    return std::make_unique<GreedyPlayer>(seed_ + seed_offset * 0x9E3779B97F4A7C15ull);
+  }
+
+ private:
+  uint64_t seed_;
+  std::mt19937_64 rng_;
+};
+
+// Material value used by GreedyPlayer (king 0: capturing it never happens in legal play).
+double material_value(Piece p, Square s);
+
+struct MctsPlayerOptions {
+  SearchParams search;
+  int leaves_per_batch = 8;  // simulations in flight per evaluator call
+  bool tree_reuse = true;    // keep the subtree of the moves played between two searches
+  uint64_t seed = 1;
+  std::string name = "mcts";
+  int64_t default_nodes = 100;  // when the limits set neither nodes nor time
+};
+
+// Deterministic (no root noise) MCTS over an evaluator: the most visited move, or a proven
+// win. `nodes` counts new visits of this search (visits kept from tree reuse do not count).
+class MctsPlayer final : public Player {
+ public:
+  MctsPlayer(std::shared_ptr<nn::Evaluator> evaluator, const MctsPlayerOptions& options);
+  std::string name() const override { return options_.name; }
+  void new_game(const Game& game) override;
+  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
+  std::unique_ptr<Player> clone(uint64_t seed_offset) const override;
+
+ private:
+  std::shared_ptr<nn::Evaluator> evaluator_;
+  MctsPlayerOptions options_;
+  Search search_;
+  std::string tree_fen_;          // start position of the game the tree belongs to
+  std::vector<Move> tree_moves_;  // moves from there to the tree's root
+  bool tree_valid_ = false;
+};
+
+// An external UCI engine (`/bin/sh -c command`), started at the first game and restarted
+// after it misbehaved. Per move it sends `position fen F moves ...` and `go nodes N` or
+// `go movetime MS` and waits for `bestmove`.
+struct UciEngineOptions {
+  std::string command;
+  std::vector<std::pair<std::string, std::string>> options;  // sent as setoption after uciok
+  // The engine numbers ranks 1..10 (some Xiangqi GUIs' convention) instead of ICCS 0..9;
+  // moves are converted both ways.
+  bool ranks_from_one = false;
+  int64_t start_timeout_ms = 10000;  // uciok / readyok
+  int64_t reply_margin_ms = 2000;    // bestmove within movetime + this
+  int64_t node_timeout_ms = 60000;   // bestmove within this when searching by nodes
+  std::string name;                  // display name; default "uci:<id name>" or the command
+  bool pass_stderr = false;          // let the engine's stderr through (default: /dev/null)
+};
+
+class UciEnginePlayer final : public Player {
+ public:
+  explicit UciEnginePlayer(const UciEngineOptions& options);
+  ~UciEnginePlayer() override;
+  UciEnginePlayer(const UciEnginePlayer&) = delete;
+  UciEnginePlayer& operator=(const UciEnginePlayer&) = delete;
+
+  std::string name() const override;
+  void new_game(const Game& game) override;
+  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
+  std::unique_ptr<Player> clone(uint64_t seed_offset) const override;
+
+  // Starts the engine (uci, options, isready) if it is not running; "" on success, else why.
+  std::string ensure_started();
+  bool running() const;
+  // ICCS <-> the engine's coordinates.
+  std::string to_engine(Move m) const;
+  // Parses the engine's move text (syntax only); none on garbage.
+  Move from_engine(const std::string& text) const;
+
+ private:
+  struct Process;
+  void kill_engine();
+  UciEngineOptions options_;
+  std::unique_ptr<Process> proc_;
+  std::string id_name_;
+};
+
+// random, greedy or uci:COMMAND (with default UciEngineOptions apart from the command);
+// nullptr for anything else (checkpoints and `uniform` need an evaluator, see app/).
+std::unique_ptr<Player> make_basic_player(const std::string& spec, uint64_t seed = 1);
+
+}  // namespace xq::selfplay
