@@ -11,6 +11,11 @@ const std::vector<Command>& commands() {
   static const std::vector<Command> list = {
       {"perft", "count leaf nodes of the legal move tree (the rules' truth test)", cmd_perft},
       {"judge", "play a game's moves and judge it: result and termination reason", cmd_judge},
+      {"train", "the main job: self-play and training together, resumable", cmd_train},
+      {"selfplay", "play games against itself and write training records", cmd_selfplay},
+      {"dump", "print the games of a record file", cmd_dump},
+      {"uci", "a UCI engine (as Pikafish speaks it) for GUIs and match tools", cmd_uci},
+      {"match", "play games between two players (checkpoints, uniform, random, greedy, uci:...)", cmd_match},
       {"bench", "benchmarks: movegen", cmd_bench},
   };
   return list;

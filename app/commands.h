@@ -26,5 +26,10 @@ int run_xqzero(const std::vector<std::string>& argv, std::ostream& out, std::ost
 int cmd_perft(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_judge(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_bench(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_selfplay(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_train(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_dump(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_uci(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_match(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::app

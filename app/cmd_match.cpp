@@ -1,0 +1,157 @@
+// xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS] ...
+#include <fstream>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+#include "app/args.h"
+#include "app/commands.h"
+#include "app/config_file.h"
+#include "app/uci/weights.h"
+#include "selfplay/match.h"
+#include "selfplay/record_writer.h"
+#include "selfplay/selfplay_config.h"
+
+namespace xq::app {
+
+namespace {
+
+// "Name=Value,Name=Value" -> pairs.
+std::vector<std::pair<std::string, std::string>> parse_engine_options(const std::string& text, const char* flag) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    if (item.empty()) continue;
+    const size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw UsageError(std::string("option ") + flag + ": expected Name=Value, got '" + item + "'");
+    out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return out;
+}
+
+std::string base_name(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Args& args,
+                                              const xqzero::Config& config, int concurrency, uint64_t seed) {
+  const std::string spec = args.get(which);
+  if (spec.empty()) throw UsageError("--" + which + " needs a player");
+  if (spec.rfind("uci:", 0) != 0 && (args.has(which + "-options") || args.has(which + "-ranks-from-one")))
+    throw UsageError("--" + which + "-options and --" + which + "-ranks-from-one are for uci: players");
+  if (spec == "random") return std::make_unique<selfplay::RandomPlayer>(seed);
+  if (spec == "greedy") return std::make_unique<selfplay::GreedyPlayer>(seed);
+  if (spec.rfind("uci:", 0) == 0) {
+    selfplay::UciEngineOptions o;
+    o.command = spec.substr(4);
+    if (o.command.empty()) throw UsageError("--" + which + " uci: needs a command");
+    o.options = parse_engine_options(args.get(which + "-options"), ("--" + which + "-options").c_str());
+    o.ranks_from_one = args.has(which + "-ranks-from-one");
+    o.reply_margin_ms = args.get_int("reply-margin-ms", 2000, 0, 3600000);
+    o.node_timeout_ms = args.get_int("node-timeout-ms", 60000, 1, 36000000);
+    o.start_timeout_ms = args.get_int("start-timeout-ms", 10000, 1, 3600000);
+    o.pass_stderr = args.has("engine-stderr");
+    return std::make_unique<selfplay::UciEnginePlayer>(o);
+  }
+  if (!uci::is_uniform_weights(spec) && !std::ifstream(spec))
+    throw UsageError("--" + which + " '" + spec + "' is neither random, greedy, uniform, uci:COMMAND nor a readable checkpoint");
+  xqzero::EvaluatorConfig ec = config.evaluator();
+  // A batch never waits for more leaves than the games have in flight.
+  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), concurrency * config.search().leaves_per_batch())));
+  selfplay::MctsPlayerOptions o;
+  o.search = selfplay::search_params(config.search());
+  o.leaves_per_batch = config.search().leaves_per_batch();
+  o.seed = seed;
+  o.name = uci::is_uniform_weights(spec) ? "uniform" : base_name(spec);
+  return std::make_unique<selfplay::MctsPlayer>(uci::make_weights_evaluator(spec, ec), o);
+}
+
+}  // namespace
+
+int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const Args args(argv,
+                  {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
+                   "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
+                   "repetitions", "seed"},
+                  {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
+  if (args.help()) {
+    out << "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
+           "A player P is a checkpoint file, uniform (search with uniform priors), random, greedy\n"
+           "(one-ply material) or uci:COMMAND (an external UCI engine, run with /bin/sh -c).\n"
+           "  --games N             games to play (colours alternate; default 2)\n"
+           "  --openings FILE       one opening per line: FEN [moves ...], ICCS moves from the start,\n"
+           "                        or 'startpos|fen F moves ...'; each is played with both colours\n"
+           "  --nodes N             search visits per move (default 100)\n"
+           "  --movetime MS         thinking time per move instead\n"
+           "  --concurrency K       games played at once (default 1)\n"
+           "  --out FILE            write every game as text (moves in WXF and ICCS)\n"
+           "  --records DIR         also write the games as game records (.rec.gz)\n"
+           "  --config F            evaluator and search settings of checkpoint/uniform players\n"
+           "                        (default: the embedded tiny config)\n"
+           "  --a-options LIST      setoption for a uci: player a, as Name=Value,Name=Value\n"
+           "  --b-options LIST      the same for player b\n"
+           "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one)\n"
+           "  --reply-margin-ms MS  a uci: engine must answer within movetime + MS (default 2000)\n"
+           "  --node-timeout-ms MS  ... or within MS when searching by nodes (default 60000)\n"
+           "  --start-timeout-ms MS ... and answer uci/isready within MS (default 10000)\n"
+           "  --engine-stderr       let engines' stderr through (default: discarded)\n"
+           "  --max-plies N         length cap: a longer game is an adjudicated draw (default 400)\n"
+           "  --repetitions N       judge a repetition at the N-th recurrence (default 1)\n"
+           "  --seed S              seed of the random choices (default 1)\n"
+           "  --quiet               no line per game\n"
+           "A misbehaving engine (crash, exit, no reply, illegal move) loses that game by forfeit,\n"
+           "with the reason in the game file; the match goes on. The last line is the result:\n"
+           "wins, draws and losses of player a, its score and the Elo difference with a 95% interval.\n";
+    return 0;
+  }
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  if (!args.has("a")) throw UsageError("missing --a");
+  if (!args.has("b")) throw UsageError("missing --b");
+  if (args.has("nodes") && args.has("movetime")) throw UsageError("give --nodes or --movetime, not both");
+
+  selfplay::MatchOptions options;
+  options.games = args.get_int("games", 2, 1, 100000000);
+  options.concurrency = int(args.get_int("concurrency", 1, 1, 256));
+  options.seed = uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
+  options.limits.nodes = args.has("movetime") ? 0 : args.get_int("nodes", 100, 1, 1000000000);
+  options.limits.movetime_ms = args.get_int("movetime", 0, 1, 86400000);
+  options.game.length_cap = int(args.get_int("max-plies", 400, 0, 100000));
+  options.game.repetitions = int(args.get_int("repetitions", 1, 1, 10));
+  if (args.has("openings")) options.openings = selfplay::load_openings(args.get("openings"));
+
+  xqzero::Config config = load_config(args.get("config"));
+  validate_config(config);
+  auto a = make_player("a", args, config, options.concurrency, options.seed);
+  auto b = make_player("b", args, config, options.concurrency, options.seed + 7919);
+
+  std::unique_ptr<std::ofstream> games_file;
+  if (args.has("out")) {
+    games_file = std::make_unique<std::ofstream>(args.get("out"));
+    if (!*games_file) throw std::runtime_error("cannot write '" + args.get("out") + "'");
+  }
+  std::unique_ptr<selfplay::RecordWriter> records;
+  if (args.has("records")) records = std::make_unique<selfplay::RecordWriter>(args.get("records"), "match", 1000);
+
+  const bool quiet = args.has("quiet");
+  int64_t finished = 0;
+  options.on_game = [&](const selfplay::GameOutcome& g) {
+    ++finished;
+    if (!quiet) {
+      out << "game " << g.index + 1 << " (" << finished << "/" << options.games << " done): " << g.red << " (red) vs "
+          << g.black << " (black): " << to_string(g.result) << " " << g.termination;
+      if (!g.reason.empty()) out << " [" << g.reason << "]";
+      out << ", " << g.moves.size() << " plies\n" << std::flush;
+    }
+    if (games_file) *games_file << format_game(g) << "\n" << std::flush;
+    if (records) records->add(selfplay::to_game_record(g));
+  };
+  const selfplay::MatchResult r = selfplay::play_match(*a, *b, options);
+  if (records) records->flush();
+  if (games_file && !*games_file) err << "xqzero match: writing '" << args.get("out") << "' failed\n";
+  out << "result: " << r.summary() << "\n";
+  return 0;
+}
+
+}  // namespace xq::app

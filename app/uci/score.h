@@ -1,0 +1,43 @@
+// From the search's value to the numbers a UCI GUI shows.
+//
+// The search backs up v = W - L in [-1, 1] for the side to move (W, L: win and loss
+// probabilities). GUIs expect centipawns, so v is mapped by
+//
+//     cp = round(100 * tan(1.5 * v))
+//
+// which is odd, monotonic, about 150 * v near 0 and bounded by +-1410 at |v| = 1:
+//
+//     v     0.10  0.25  0.50  0.75  0.90  0.95  1.00
+//     cp      15    39    93   209   446   681  1410
+//
+// (so "one pawn" is roughly a 0.5 expected-score margin). A proven result (MCTS-solver)
+// is reported as +-10000 (win/loss, beyond any unproven value) or 0 (draw).
+// `wdl` is the W/D/L in permille, from v and the draw probability D: W = (1 - D + v) / 2,
+// L = (1 - D - v) / 2, rounded so the three sum to 1000.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace xq::app::uci {
+
+constexpr int kProvenCp = 10000;
+
+inline int value_to_cp(float v) {
+  const double x = std::clamp(double(v), -1.0, 1.0);
+  return int(std::lround(100.0 * std::tan(1.5 * x)));
+}
+
+// Permille win/draw/loss from value v = W - L and draw probability d.
+inline std::array<int, 3> wdl_permille(float v, float d) {
+  const double dd = std::clamp(double(d), 0.0, 1.0);
+  const double vv = std::clamp(double(v), -(1.0 - dd), 1.0 - dd);
+  const double w = (1.0 - dd + vv) / 2.0, l = (1.0 - dd - vv) / 2.0;
+  int W = int(std::lround(w * 1000.0)), L = int(std::lround(l * 1000.0));
+  W = std::clamp(W, 0, 1000);
+  L = std::clamp(L, 0, 1000 - W);
+  return {W, 1000 - W - L, L};
+}
+
+}  // namespace xq::app::uci

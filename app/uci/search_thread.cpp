@@ -1,0 +1,444 @@
+#include "app/uci/search_thread.h"
+
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include "app/uci/score.h"
+#include "core/movegen.h"
+
+namespace xq::app::uci {
+
+using selfplay::Edge;
+using selfplay::kNoNode;
+using selfplay::Node;
+using selfplay::NodeId;
+using selfplay::Proven;
+using selfplay::Tree;
+
+namespace {
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// One root move's statistics in one tree (q and d as sums over visits, so trees can be merged).
+struct RootStat {
+  Move move;
+  float prior = 0;
+  uint32_t visits = 0;
+  double q_sum = 0, d_sum = 0;
+  Proven proven = Proven::NONE;  // for the side to move at the root (the mover into the child)
+  double q() const { return visits ? q_sum / visits : 0.0; }
+  double d() const { return visits ? d_sum / visits : 0.0; }
+};
+
+std::vector<RootStat> root_stats(const Tree& tree) {
+  std::vector<RootStat> out;
+  const Node& r = tree.node(tree.root());
+  if (!r.expanded) return out;
+  const Edge* edges = tree.edges(r);
+  for (int e = 0; e < r.num_edges; ++e) {
+    RootStat s;
+    s.move = Move::from_raw(edges[e].move);
+    s.prior = edges[e].prior_f();
+    if (edges[e].child != kNoNode) {
+      const Node& c = tree.node(edges[e].child);
+      s.visits = c.visits;
+      s.q_sum = double(c.q) * c.visits;
+      s.d_sum = double(c.d) * c.visits;
+      s.proven = c.proven;
+    }
+    out.push_back(s);
+  }
+  return out;
+}
+
+void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) {
+  for (const RootStat& f : from) {
+    auto it = std::find_if(into.begin(), into.end(), [&](const RootStat& s) { return s.move == f.move; });
+    if (it == into.end()) {
+      into.push_back(f);
+      continue;
+    }
+    it->visits += f.visits;
+    it->q_sum += f.q_sum;
+    it->d_sum += f.d_sum;
+    if (it->proven == Proven::NONE) it->proven = f.proven;
+  }
+}
+
+// The line after `first` in `tree`: the most visited child at each step.
+std::vector<Move> principal_variation(const Tree& tree, Move first) {
+  std::vector<Move> pv{first};
+  const Node& r = tree.node(tree.root());
+  if (!r.expanded) return pv;
+  NodeId n = kNoNode;
+  const Edge* edges = tree.edges(r);
+  for (int e = 0; e < r.num_edges; ++e)
+    if (edges[e].move == first.raw()) n = edges[e].child;
+  while (n != kNoNode && pv.size() < 64) {
+    const Node& node = tree.node(n);
+    if (!node.expanded) break;
+    const Edge* es = tree.edges(node);
+    int pick = -1;
+    uint32_t most = 0;
+    for (int e = 0; e < node.num_edges; ++e)
+      if (es[e].child != kNoNode && tree.node(es[e].child).visits > most) {
+        most = tree.node(es[e].child).visits;
+        pick = e;
+      }
+    if (pick < 0) break;
+    pv.push_back(Move::from_raw(es[pick].move));
+    n = es[pick].child;
+  }
+  return pv;
+}
+
+}  // namespace
+
+DepthStats depth_stats(const Tree& tree) {
+  DepthStats out;
+  const NodeId root = tree.root();
+  const Node& r = tree.node(root);
+  if (r.visits == 0) return out;
+  // Each simulation that reaches depth k passes k non-root nodes, so the sum of the visits
+  // of all non-root nodes is the total simulation depth.
+  double sum = 0;
+  std::vector<std::pair<NodeId, int>> stack{{root, 0}};
+  while (!stack.empty()) {
+    const auto [id, depth] = stack.back();
+    stack.pop_back();
+    const Node& n = tree.node(id);
+    if (depth > 0) sum += n.visits;
+    out.max = std::max(out.max, depth);
+    if (!n.expanded) continue;
+    const Edge* es = tree.edges(n);
+    for (int e = 0; e < n.num_edges; ++e)
+      if (es[e].child != kNoNode && tree.node(es[e].child).visits > 0) stack.push_back({es[e].child, depth + 1});
+  }
+  out.average = sum / double(r.visits);
+  return out;
+}
+
+struct SearchThread::Worker {
+  explicit Worker(uint64_t seed) : search(selfplay::SearchParams(), seed) {}
+  selfplay::Search search;
+  Game game;
+  bool tree_valid = false;
+  std::string tree_fen;
+  std::vector<Move> tree_moves;
+  uint32_t start_visits = 0;
+  size_t max_bytes = 0;
+  int rounds = 0;
+  std::atomic<uint64_t> new_visits{0};
+  std::atomic<bool> finished{false};
+  std::thread thread;
+  std::vector<nn::EvalRequest> requests;
+  std::vector<nn::EvalResult> results;
+  std::mutex snapshot_mutex;
+  std::vector<RootStat> snapshot;  // helpers publish their root statistics here
+};
+
+SearchThread::SearchThread(Output out) : out_(std::move(out)) {}
+
+SearchThread::~SearchThread() {
+  stop();
+  wait();
+}
+
+void SearchThread::clear_trees() {
+  for (auto& w : workers_) {
+    w->search.reset();
+    w->tree_valid = false;
+  }
+}
+
+void SearchThread::stop() {
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+}
+
+void SearchThread::ponderhit() {
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    clock_start_ns_ = now_ns();
+    pondering_ = false;
+  }
+  wake_.notify_all();
+}
+
+void SearchThread::wait() {
+  if (thread_.joinable()) thread_.join();
+}
+
+void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evaluator, const SearchSettings& settings,
+                         const SearchLimits& limits) {
+  wait();
+  evaluator_ = std::move(evaluator);
+  settings_ = settings;
+  settings_.threads = std::max(1, settings_.threads);
+  settings_.multipv = std::max(1, settings_.multipv);
+  limits_ = limits;
+  root_game_ = game;
+  stop_ = false;
+  helpers_stop_ = false;
+  infinite_ = limits.infinite;
+  pondering_ = limits.ponder;
+  start_ns_ = now_ns();
+  clock_start_ns_ = start_ns_;
+  busy_ = true;
+
+  const MoveList legal(game.position());
+  if (legal.empty()) {
+    thread_ = std::thread([this] {
+      out_("info depth 0 score cp " + std::to_string(-kProvenCp));
+      // Even without a move, an infinite or ponder search waits for stop.
+      std::unique_lock<std::mutex> lock(wake_mutex_);
+      wake_.wait(lock, [this] { return stop_.load() || (!infinite_.load() && !pondering_.load()); });
+      lock.unlock();
+      busy_ = false;
+      out_("bestmove (none)");
+    });
+    return;
+  }
+  if (game.over()) {
+    // The GUI plays on where our rules have ended the game (e.g. other repetition rules):
+    // search the position itself, without its history and move-count limits.
+    out_("info string the game is over by xqzero's rules (" + game.state().to_string() +
+         "); searching the position without its history");
+    GameSettings s;
+    s.natural_limit = 0;
+    s.length_cap = 0;
+    root_game_ = Game(game.position(), s);
+  }
+
+  while (int(workers_.size()) < settings_.threads)
+    workers_.push_back(std::make_unique<Worker>(uint64_t(workers_.size()) * 0x9E3779B97F4A7C15ull + 1));
+  const std::string fen = root_game_.start_position().fen();
+  const int n = settings_.threads;
+  for (int i = 0; i < n; ++i) {
+    Worker& w = *workers_[size_t(i)];
+    w.search.set_params(settings_.params);
+    const auto& moves = root_game_.moves();
+    if (w.tree_valid && w.tree_fen == fen && w.tree_moves.size() <= moves.size() &&
+        std::equal(w.tree_moves.begin(), w.tree_moves.end(), moves.begin())) {
+      for (size_t k = w.tree_moves.size(); k < moves.size(); ++k) w.search.advance(moves[k]);
+    } else {
+      w.search.reset();
+    }
+    w.tree_valid = true;
+    w.tree_fen = fen;
+    w.tree_moves = moves;
+    w.game = root_game_;
+    w.start_visits = w.search.tree().node(w.search.tree().root()).visits;
+    w.max_bytes = std::max<size_t>(settings_.max_tree_bytes / size_t(n), 1 << 20);
+    w.rounds = 0;
+    w.new_visits = 0;
+    w.finished = false;
+    {
+      std::lock_guard<std::mutex> lock(w.snapshot_mutex);
+      w.snapshot.clear();
+    }
+    int64_t share = INT_MAX;
+    if (limits.nodes > 0) share = std::max<int64_t>(1, limits.nodes / n + (i < limits.nodes % n ? 1 : 0));
+    const int budget = int(std::min<int64_t>(INT_MAX, int64_t(w.start_visits) + share));
+    w.search.start_move(w.game, budget, i > 0);
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+bool SearchThread::round(Worker& w) {
+  if (w.search.done()) return false;
+  if (w.rounds > 0 && w.search.tree().memory_bytes() >= w.max_bytes) return false;
+  w.requests.clear();
+  const int n = w.search.gather(w.game, std::max(1, settings_.leaves_per_batch), w.requests);
+  if (n > 0) {
+    w.results.resize(size_t(n));
+    evaluator_->evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
+                         nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
+    w.search.complete(w.results.data(), n);
+  }
+  ++w.rounds;
+  const uint32_t visits = w.search.tree().node(w.search.tree().root()).visits;
+  w.new_visits = visits > w.start_visits ? visits - w.start_visits : 0;
+  return true;
+}
+
+void SearchThread::helper(Worker& w) {
+  for (;;) {
+    if (helpers_stop_.load() && w.rounds > 0) break;
+    if (!round(w)) break;
+    std::vector<RootStat> s = root_stats(w.search.tree());
+    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
+    w.snapshot = std::move(s);
+  }
+  {
+    std::vector<RootStat> s = root_stats(w.search.tree());
+    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
+    w.snapshot = std::move(s);
+  }
+  {
+    std::lock_guard<std::mutex> lock(wake_mutex_);
+    w.finished = true;
+  }
+  wake_.notify_all();
+}
+
+void SearchThread::run() {
+  const int n = settings_.threads;
+  Worker& w0 = *workers_[0];
+  for (int i = 1; i < n; ++i) {
+    Worker& w = *workers_[size_t(i)];
+    w.thread = std::thread([this, &w] { helper(w); });
+  }
+  const int64_t interval_ns = std::max<int64_t>(1, settings_.info_interval_ms) * 1000000;
+  int64_t next_info = start_ns_ + interval_ns;
+  int64_t next_depth_check = 0;
+  for (;;) {
+    bool active = false;
+    if (!(stop_.load() && w0.rounds > 0)) active = round(w0);
+    if (!active) w0.finished = true;
+    if (stop_.load()) break;
+    bool all_finished = true;
+    for (int i = 0; i < n; ++i) all_finished = all_finished && workers_[size_t(i)]->finished.load();
+    const int64_t now = now_ns();
+    const bool waiting = infinite_.load() || pondering_.load();
+    if (!waiting) {
+      if (all_finished) break;
+      const double elapsed_ms = double(now - clock_start_ns_.load()) / 1e6;
+      if (limits_.time.limited()) {
+        if (elapsed_ms >= double(limits_.time.hard_ms)) break;
+        if (elapsed_ms >= double(limits_.time.soft_ms)) {
+          // Past the normal budget: stop unless the runner-up is close to the best move.
+          std::vector<RootStat> s = root_stats(w0.search.tree());
+          std::sort(s.begin(), s.end(), [](const RootStat& a, const RootStat& b) { return a.visits > b.visits; });
+          if (s.size() < 2 || double(s[0].visits) >= 1.25 * double(s[1].visits)) break;
+        }
+      }
+      if (limits_.depth > 0 && now >= next_depth_check) {
+        next_depth_check = now + 20 * 1000000;
+        if (std::lround(depth_stats(w0.search.tree()).average) >= limits_.depth) break;
+      }
+    }
+    if (now >= next_info) {
+      report(false);
+      next_info = now + interval_ns;
+    }
+    if (!active) {
+      // Worker 0 is done: sleep until stop, a helper finishing, ponderhit or the next check.
+      int64_t wait_ns = std::min<int64_t>(next_info - now, 10 * 1000000);
+      std::unique_lock<std::mutex> lock(wake_mutex_);
+      wake_.wait_for(lock, std::chrono::nanoseconds(std::max<int64_t>(wait_ns, 100000)),
+                     [this] { return stop_.load(); });
+    }
+  }
+  finish();
+}
+
+void SearchThread::finish() {
+  helpers_stop_ = true;
+  for (size_t i = 1; i < size_t(settings_.threads); ++i)
+    if (workers_[i]->thread.joinable()) workers_[i]->thread.join();
+  report(true);
+}
+
+void SearchThread::report(bool final_report) {
+  const int n = settings_.threads;
+  Worker& w0 = *workers_[0];
+  std::vector<RootStat> stats = root_stats(w0.search.tree());
+  uint64_t nodes = w0.new_visits.load();
+  for (int i = 1; i < n; ++i) {
+    Worker& w = *workers_[size_t(i)];
+    nodes += w.new_visits.load();
+    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
+    merge_into(stats, w.snapshot);
+  }
+  const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
+  const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
+
+  // The best move: a proven win, else (one worker) the search's own choice, else most visits.
+  Move best;
+  for (const RootStat& s : stats)
+    if (s.proven == Proven::WIN) best = s.move;
+  if (best.is_none() && n == 1 && !stats.empty()) best = w0.search.result().best;
+  if (best.is_none()) {
+    const RootStat* b = nullptr;
+    for (const RootStat& s : stats)
+      if (!b || s.visits > b->visits || (s.visits == b->visits && s.q() > b->q()) ||
+          (s.visits == b->visits && s.q() == b->q() && s.prior > b->prior))
+        b = &s;
+    if (b) best = b->move;
+  }
+  if (best.is_none()) {  // nothing expanded (cannot happen after a round; kept for safety)
+    const MoveList legal(root_game_.position());
+    if (!legal.empty()) best = legal[0];
+  }
+
+  // Lines: the best move first, then the others by visits.
+  std::vector<const RootStat*> order;
+  for (const RootStat& s : stats)
+    if (s.move == best) order.push_back(&s);
+  std::vector<const RootStat*> rest;
+  for (const RootStat& s : stats)
+    if (s.move != best && s.visits > 0) rest.push_back(&s);
+  std::stable_sort(rest.begin(), rest.end(), [](const RootStat* a, const RootStat* b) {
+    return a->visits > b->visits || (a->visits == b->visits && a->q() > b->q());
+  });
+  order.insert(order.end(), rest.begin(), rest.end());
+  if (order.size() > size_t(settings_.multipv)) order.resize(size_t(settings_.multipv));
+
+  const DepthStats ds = depth_stats(w0.search.tree());
+  const int depth = std::max(1, int(std::lround(ds.average)));
+  const int seldepth = std::max(depth, ds.max);
+  std::vector<Move> best_pv{best};
+  if (order.empty() || order[0]->visits == 0) {
+    std::ostringstream os;
+    os << "info depth " << depth << " seldepth " << seldepth << " nodes " << nodes << " nps " << nps << " time "
+       << elapsed_ms;
+    if (!best.is_none()) os << " pv " << move_to_iccs(best);
+    out_(os.str());
+  } else {
+    for (size_t k = 0; k < order.size(); ++k) {
+      const RootStat& s = *order[k];
+      if (s.visits == 0) continue;
+      int cp;
+      std::array<int, 3> wdl;
+      if (s.proven == Proven::WIN) {
+        cp = kProvenCp;
+        wdl = {1000, 0, 0};
+      } else if (s.proven == Proven::LOSS) {
+        cp = -kProvenCp;
+        wdl = {0, 0, 1000};
+      } else if (s.proven == Proven::DRAW) {
+        cp = 0;
+        wdl = {0, 1000, 0};
+      } else {
+        cp = value_to_cp(float(s.q()));
+        wdl = wdl_permille(float(s.q()), float(s.d()));
+      }
+      std::ostringstream os;
+      os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score cp " << cp;
+      if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
+      os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
+      const std::vector<Move> pv = principal_variation(w0.search.tree(), s.move);
+      for (const Move m : pv) os << " " << move_to_iccs(m);
+      if (k == 0) best_pv = pv;
+      out_(os.str());
+    }
+  }
+  if (!final_report) return;
+  std::string line = best.is_none() ? "bestmove (none)" : "bestmove " + move_to_iccs(best);
+  if (best_pv.size() >= 2 && best_pv[0] == best) line += " ponder " + move_to_iccs(best_pv[1]);
+  busy_ = false;
+  out_(line);
+}
+
+}  // namespace xq::app::uci

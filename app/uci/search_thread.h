@@ -1,0 +1,109 @@
+// The UCI engine's background search: MCTS (selfplay/search.h) in its own thread, so the
+// protocol loop keeps answering (`isready`, `stop`) while it runs.
+//
+// Threads: root parallelism. `threads` workers each own a Search over their own copy of the
+// game and share the one evaluator (thread-safe; a batching evaluator gathers the leaves of
+// all workers into one batch). Worker 0 is deterministic; workers 1.. search with root
+// exploration (Dirichlet noise for PUCT, Gumbel samples for Gumbel) and their own seeds, so
+// the trees differ. At the end the root statistics are merged (visits summed, values
+// visit-weighted); a proven win found by any worker is played. The principal variations and
+// the depth figures come from worker 0's tree. A node budget is split evenly between the
+// workers, so `go nodes N` searches N new visits in all.
+//
+// Worker 0 runs in the search thread itself and, between its rounds (one gather, one
+// evaluator call, one backup), checks `stop`, the limits and the clock and prints `info`
+// lines every `info_interval_ms`. `stop` therefore ends a search within one round. Every
+// worker completes at least one round, so there is always a searched move to report.
+//
+// Each search keeps its tree for the next one when the new position extends the old game
+// (tree reuse; `go nodes N` still means N new visits).
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/uci/time_manager.h"
+#include "core/game.h"
+#include "nn/evaluator.h"
+#include "selfplay/search.h"
+
+namespace xq::app::uci {
+
+struct SearchSettings {
+  selfplay::SearchParams params;
+  int threads = 1;
+  int leaves_per_batch = 8;
+  int multipv = 1;
+  bool show_wdl = false;
+  size_t max_tree_bytes = size_t(1) << 30;  // all workers together; a full tree stops growing
+  int64_t info_interval_ms = 1000;
+};
+
+struct SearchLimits {
+  int64_t nodes = 0;  // new visits in all, 0 = no limit
+  int depth = 0;      // stop once worker 0's average depth reaches it, 0 = no limit
+  TimeBudget time;    // from the clock or movetime
+  bool infinite = false;  // report bestmove only after stop (also when the search is done)
+  bool ponder = false;    // like infinite until ponderhit, then the limits apply from then on
+};
+
+// Depth figures of a tree: the visit-weighted average depth of the simulations and the
+// deepest visited node (plies below the root).
+struct DepthStats {
+  double average = 0;
+  int max = 0;
+};
+DepthStats depth_stats(const selfplay::Tree& tree);
+
+class SearchThread {
+ public:
+  using Output = std::function<void(const std::string& line)>;
+  explicit SearchThread(Output out);
+  ~SearchThread();  // stops and joins
+  SearchThread(const SearchThread&) = delete;
+  SearchThread& operator=(const SearchThread&) = delete;
+
+  // Starts searching `game`'s current position; a previous search must have ended (call
+  // wait() first). Prints info lines and finally `bestmove` through the output.
+  void start(const Game& game, std::shared_ptr<nn::Evaluator> evaluator, const SearchSettings& settings,
+             const SearchLimits& limits);
+  void stop();       // asks the search to end now; bestmove follows
+  void ponderhit();  // the pondered move was played: the limits count from now
+  void wait();       // until the search has ended (bestmove sent) and its thread is joined
+  bool busy() const { return busy_.load(); }
+  // True while the running search only ends on stop (infinite, or pondering).
+  bool waits_for_stop() const { return busy_.load() && (infinite_.load() || pondering_.load()); }
+  void clear_trees();  // ucinewgame; only while not busy
+
+ private:
+  struct Worker;
+  void run();
+  void helper(Worker& w);
+  bool round(Worker& w);  // one gather/evaluate/complete; false when the worker is finished
+  void report(bool final_report);
+  void finish();
+
+  Output out_;
+  std::thread thread_;
+  std::atomic<bool> busy_{false}, stop_{false}, infinite_{false}, pondering_{false};
+  std::atomic<bool> helpers_stop_{false};
+  std::mutex wake_mutex_;
+  std::condition_variable wake_;
+  std::atomic<int64_t> clock_start_ns_{0};  // when the limits started counting
+
+  std::vector<std::unique_ptr<Worker>> workers_;
+  std::shared_ptr<nn::Evaluator> evaluator_;
+  SearchSettings settings_;
+  SearchLimits limits_;
+  Game root_game_;  // the position searched (worker 0's copy is used while it runs)
+  int64_t start_ns_ = 0;
+};
+
+}  // namespace xq::app::uci

@@ -1,0 +1,124 @@
+// `xqzero match` end to end: random against greedy, openings and game files, xqzero against
+// the built binary running as an external UCI engine, and usage errors.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "app/commands.h"
+
+#ifndef XQZERO_BINARY
+#error "XQZERO_BINARY must name the built xqzero binary"
+#endif
+
+namespace xq::app {
+namespace {
+
+struct Result {
+  int status;
+  std::string out, err;
+};
+
+Result run(const std::vector<std::string>& argv) {
+  std::ostringstream out, err;
+  const int status = run_xqzero(argv, out, err);
+  return {status, out.str(), err.str()};
+}
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && t.back() == '\n') t.pop_back();
+  const size_t nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+std::string temp_path(const std::string& name) {
+  return (testing::TempDir().empty() ? std::string("/tmp/") : testing::TempDir()) + "xq_match_" +
+         std::to_string(getpid()) + "_" + name;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+size_t count(const std::string& text, const std::string& needle) {
+  size_t n = 0;
+  for (size_t p = text.find(needle); p != std::string::npos; p = text.find(needle, p + 1)) ++n;
+  return n;
+}
+
+TEST(MatchCli, RandomAgainstGreedyWithOpeningsAndGameFile) {
+  const std::string openings = temp_path("openings.txt");
+  const std::string games = temp_path("games.txt");
+  std::ofstream(openings) << "# two openings\nh2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\n";
+  const Result r = run({"match", "--a", "random", "--b", "greedy", "--games", "4", "--openings", openings, "--out",
+                        games, "--concurrency", "2", "--max-plies", "200"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const std::string result = last_line(r.out);
+  EXPECT_EQ(result.rfind("result: random vs greedy: games 4 wins ", 0), 0u) << result;
+  EXPECT_NE(result.find(" draws "), std::string::npos);
+  EXPECT_NE(result.find(" losses "), std::string::npos);
+  EXPECT_NE(result.find(" score "), std::string::npos);
+  EXPECT_NE(result.find(" elo "), std::string::npos);
+  EXPECT_NE(result.find("(95%)"), std::string::npos);
+  EXPECT_EQ(count(r.out, "\ngame ") + (r.out.rfind("game ", 0) == 0 ? 1 : 0), 4u) << r.out;
+  const std::string text = read_file(games);
+  EXPECT_EQ(count(text, "[Red \""), 4u);
+  EXPECT_EQ(count(text, "[Red \"random\"]"), 2u);
+  EXPECT_EQ(count(text, "1. C2.5 (h2e2) H8+7 (h9g7)"), 2u) << text;  // opening 1, both colours
+  EXPECT_EQ(count(text, "1. ... "), 2u);  // opening 2 starts with black
+  std::remove(openings.c_str());
+  std::remove(games.c_str());
+}
+
+TEST(MatchCli, XqzeroAgainstItselfAsUciEngine) {
+  const std::string games = temp_path("self.txt");
+  const std::string engine = std::string("uci:") + XQZERO_BINARY + " uci";
+  const Result r = run({"match", "--a", "uniform", "--b", engine, "--b-options", "WeightsFile=uniform,Threads=1",
+                        "--games", "2", "--nodes", "16", "--max-plies", "40", "--out", games});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.find("forfeit"), std::string::npos) << r.out;
+  const std::string result = last_line(r.out);
+  EXPECT_EQ(result.rfind("result: uniform vs uci:xqzero 0.1: games 2 ", 0), 0u) << result;
+  const std::string text = read_file(games);
+  EXPECT_EQ(count(text, "[Red \"uci:xqzero 0.1\"]"), 1u) << text;
+  EXPECT_EQ(count(text, "[Black \"uci:xqzero 0.1\"]"), 1u);
+  EXPECT_EQ(count(text, "[Termination \"forfeit\"]"), 0u);
+  std::remove(games.c_str());
+}
+
+TEST(MatchCli, BrokenEngineForfeitsAndTheMatchGoesOn) {
+  const Result r = run({"match", "--a", "greedy", "--b", "uci:/nonexistent/engine", "--games", "2",
+                        "--start-timeout-ms", "2000"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(count(r.out, " forfeit [black (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
+  EXPECT_EQ(count(r.out, " forfeit [red (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
+  EXPECT_NE(last_line(r.out).find("wins 2 draws 0 losses 0"), std::string::npos) << r.out;
+  EXPECT_NE(last_line(r.out).find("forfeits 0/2"), std::string::npos) << r.out;
+}
+
+TEST(MatchCli, UsageErrors) {
+  auto expect_error = [](const std::vector<std::string>& argv, const std::string& needle) {
+    const Result r = run(argv);
+    EXPECT_NE(r.status, 0);
+    EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  };
+  expect_error({"match", "--b", "random"}, "missing --a");
+  expect_error({"match", "--a", "random"}, "missing --b");
+  expect_error({"match", "--a", "random", "--b", "/nonexistent/net.ckpt"}, "neither random");
+  expect_error({"match", "--a", "random", "--b", "greedy", "--nodes", "5", "--movetime", "5"}, "not both");
+  expect_error({"match", "--a", "random", "--b", "greedy", "--openings", "/nonexistent/o.txt"}, "openings");
+  expect_error({"match", "--a", "random", "--b", "greedy", "--a-options", "Hash=1"}, "uci: players");
+  EXPECT_EQ(run({"match", "--help"}).status, 0);
+  EXPECT_EQ(run({"uci", "--help"}).status, 0);
+}
+
+}  // namespace
+}  // namespace xq::app

@@ -1,0 +1,394 @@
+// Scripted UCI sessions (app/uci/uci_engine.h) with the uniform evaluator: the command set
+// of design §3, info lines, multipv, stop during infinite, perft, malformed commands, and
+// the time manager's budgets.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "app/uci/score.h"
+#include "app/uci/time_manager.h"
+#include "app/uci/uci_engine.h"
+#include "core/move_parse.h"
+#include "core/movegen.h"
+
+namespace xq::app::uci {
+namespace {
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream is(text);
+  for (std::string l; std::getline(is, l);) out.push_back(l);
+  return out;
+}
+
+std::vector<std::string> with_prefix(const std::vector<std::string>& lines, const std::string& prefix) {
+  std::vector<std::string> out;
+  for (const auto& l : lines)
+    if (l.rfind(prefix, 0) == 0) out.push_back(l);
+  return out;
+}
+
+// The value after `key` in an info line ("" if absent).
+std::string field(const std::string& line, const std::string& key) {
+  std::istringstream is(line);
+  for (std::string w; is >> w;)
+    if (w == key) {
+      std::string v;
+      is >> v;
+      return v;
+    }
+  return "";
+}
+
+std::vector<std::string> pv_of(const std::string& line) {
+  const size_t p = line.find(" pv ");
+  std::vector<std::string> out;
+  if (p == std::string::npos) return out;
+  std::istringstream is(line.substr(p + 4));
+  for (std::string w; is >> w;) out.push_back(w);
+  return out;
+}
+
+// Runs a whole session through loop() (end of input lets a finite search finish).
+std::vector<std::string> session(const std::string& script) {
+  std::ostringstream out;
+  std::istringstream in(script);
+  {
+    UciEngine engine(out);
+    EXPECT_EQ(engine.loop(in), 0);
+  }
+  return lines_of(out.str());
+}
+
+// The last bestmove's move and ponder move.
+std::pair<std::string, std::string> bestmove(const std::vector<std::string>& lines) {
+  const auto b = with_prefix(lines, "bestmove");
+  if (b.empty()) return {"", ""};
+  return {field("x " + b.back(), "bestmove"), field(b.back(), "ponder")};
+}
+
+TEST(Uci, Handshake) {
+  const auto lines = session("uci\nisready\n");
+  ASSERT_GE(lines.size(), 4u);
+  EXPECT_EQ(lines[0].rfind("id name xqzero", 0), 0u);
+  for (const char* name : {"WeightsFile", "Threads", "MultiPV", "UCI_ShowWDL", "CPuct", "BatchSize", "CacheSize",
+                           "Device", "MoveOverhead", "LeavesPerBatch"})
+    EXPECT_EQ(with_prefix(lines, std::string("option name ") + name + " type").size(), 1u) << name;
+  EXPECT_EQ(with_prefix(lines, "option name Threads type spin default 1 min 1 max").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "option name WeightsFile type string default uniform").size(), 1u);
+  EXPECT_EQ(lines[lines.size() - 2], "uciok");
+  EXPECT_EQ(lines.back(), "readyok");
+}
+
+TEST(Uci, StartPositionSearchByNodes) {
+  const auto lines = session("position startpos\ngo nodes 120\n");
+  const auto [best, ponder] = bestmove(lines);
+  Position start;
+  EXPECT_TRUE(illegal_reason(start, parse_iccs(best)).empty()) << best;
+  const auto infos = with_prefix(lines, "info depth");
+  ASSERT_FALSE(infos.empty());
+  const std::string& last = infos.back();
+  EXPECT_EQ(field(last, "nodes"), "120");  // go nodes N: exactly N new visits
+  EXPECT_FALSE(field(last, "seldepth").empty());
+  EXPECT_FALSE(field(last, "nps").empty());
+  EXPECT_FALSE(field(last, "score").empty());
+  EXPECT_EQ(field(last, "score"), "cp");
+  EXPECT_EQ(field(last, "multipv"), "1");
+  EXPECT_GE(std::stoi(field(last, "seldepth")), std::stoi(field(last, "depth")));
+  const auto pv = pv_of(last);
+  ASSERT_FALSE(pv.empty());
+  EXPECT_EQ(pv[0], best);
+  if (pv.size() >= 2) {
+    EXPECT_EQ(ponder, pv[1]);
+  }
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  EXPECT_EQ(lines.back().rfind("bestmove", 0), 0u);
+}
+
+TEST(Uci, PositionWithMovesAndFen) {
+  std::ostringstream out;
+  UciEngine engine(out);
+  engine.command("position startpos moves h2e2 h9g7");
+  EXPECT_EQ(engine.game().ply(), 2);
+  EXPECT_EQ(engine.game().side_to_move(), RED);
+  engine.command("go nodes 40");
+  engine.wait_idle();
+  const auto [best, ponder] = bestmove(lines_of(out.str()));
+  EXPECT_TRUE(illegal_reason(engine.game().position(), parse_iccs(best)).empty()) << best;
+
+  engine.command("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 b - - 0 1 moves d9d8");
+  EXPECT_EQ(engine.game().ply(), 1);
+  EXPECT_EQ(engine.game().position().fen(), "9/3k5/9/9/9/9/9/9/9/R3K4 w - - 1 2");
+  engine.command("position fen 3k5/9/9/9/9/9/9/9/9/R3K4 w");
+  EXPECT_EQ(engine.game().ply(), 0);
+  EXPECT_EQ(engine.game().side_to_move(), RED);
+}
+
+TEST(Uci, FindsMateInOneAndReportsIt) {
+  const auto lines = session("setoption name UCI_ShowWDL value true\nposition fen 3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\ngo nodes 400\n");
+  EXPECT_EQ(bestmove(lines).first, "h6d6");  // the only move that wins at once
+  const auto infos = with_prefix(lines, "info depth");
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(field(infos.back(), "cp"), std::to_string(kProvenCp));
+  EXPECT_NE(infos.back().find(" wdl 1000 0 0 "), std::string::npos) << infos.back();
+}
+
+TEST(Uci, NoLegalMove) {
+  // Black is mated: bestmove (none).
+  const auto lines = session("position fen 1R1k5/R8/9/9/9/9/9/9/9/4K4 b\ngo nodes 10\n");
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "bestmove").back(), "bestmove (none)");
+}
+
+TEST(Uci, MultiPvAndWdl) {
+  const auto lines = session(
+      "setoption name MultiPV value 3\nsetoption name UCI_ShowWDL value true\nposition startpos\ngo nodes 200\n");
+  const auto infos = with_prefix(lines, "info depth");
+  ASSERT_GE(infos.size(), 3u);
+  // The final report is the last three info lines, multipv 1..3, each with a distinct first move.
+  std::vector<std::string> firsts;
+  for (size_t k = 0; k < 3; ++k) {
+    const std::string& l = infos[infos.size() - 3 + k];
+    EXPECT_EQ(field(l, "multipv"), std::to_string(k + 1)) << l;
+    const auto pv = pv_of(l);
+    ASSERT_FALSE(pv.empty());
+    firsts.push_back(pv[0]);
+    std::istringstream is(l.substr(l.find(" wdl ") + 5));
+    int w = -1, d = -1, x = -1;
+    is >> w >> d >> x;
+    EXPECT_EQ(w + d + x, 1000) << l;
+    EXPECT_GE(std::min({w, d, x}), 0);
+  }
+  EXPECT_EQ(firsts[0], bestmove(lines).first);
+  std::sort(firsts.begin(), firsts.end());
+  EXPECT_EQ(std::unique(firsts.begin(), firsts.end()), firsts.end());
+}
+
+TEST(Uci, StopDuringInfinite) {
+  std::ostringstream out;
+  UciEngine engine(out);
+  engine.command("position startpos");
+  engine.command("go infinite");
+  engine.command("isready");  // answered during the search
+  engine.command("go nodes 5");  // refused: the infinite search only ends on stop
+  engine.command("stop");
+  engine.wait_idle();
+  const auto lines = lines_of(out.str());
+  const auto ready = std::find(lines.begin(), lines.end(), "readyok");
+  ASSERT_NE(ready, lines.end());
+  const auto b = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("bestmove", 0) == 0; });
+  ASSERT_NE(b, lines.end());
+  EXPECT_LT(ready - lines.begin(), b - lines.begin());
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string go ignored").size(), 1u);
+  Position start;
+  EXPECT_TRUE(illegal_reason(start, parse_iccs(bestmove(lines).first)).empty());
+  // The engine keeps working afterwards.
+  engine.command("go nodes 10");
+  engine.wait_idle();
+  EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 2u);
+}
+
+TEST(Uci, QuitStopsAnInfiniteSearch) {
+  const auto lines = session("position startpos\ngo infinite\nquit\nisready\n");
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  EXPECT_TRUE(with_prefix(lines, "readyok").empty());  // nothing is read after quit
+}
+
+TEST(Uci, EndOfInputStopsAnInfiniteSearch) {
+  EXPECT_EQ(with_prefix(session("go infinite\n"), "bestmove").size(), 1u);
+}
+
+TEST(Uci, PonderThenPonderhit) {
+  std::ostringstream out;
+  UciEngine engine(out);
+  engine.command("position startpos moves h2e2");
+  engine.command("go ponder nodes 30");
+  engine.command("ponderhit");
+  engine.wait_idle();
+  const auto lines = lines_of(out.str());
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "nodes"), "30");
+}
+
+TEST(Uci, GoPerft) {
+  const auto lines = session("position startpos\ngo perft 2\nposition fen 3k5/9/9/9/9/9/9/6n2/R8/5K3 w\ngo perft 1\n");
+  uint64_t sum = 0;
+  int moves = 0;
+  for (const auto& l : lines)
+    if (l.size() > 6 && l[4] == ':') {
+      if (++moves <= 44) sum += std::stoull(l.substr(6));
+    }
+  EXPECT_EQ(moves, 44 + 3);
+  EXPECT_EQ(sum, 1920u);
+  EXPECT_NE(std::find(lines.begin(), lines.end(), "a1g1: 1"), lines.end());
+  const auto totals = with_prefix(lines, "Nodes searched: ");
+  ASSERT_EQ(totals.size(), 2u);
+  EXPECT_EQ(totals[0], "Nodes searched: 1920");
+  EXPECT_EQ(totals[1], "Nodes searched: 3");
+}
+
+TEST(Uci, MalformedCommandsGetInfoStrings) {
+  const std::vector<std::string> bad = {
+      "frobnicate",
+      "position",
+      "position sideways",
+      "position fen",
+      "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+      "position startpos moves h2e2 h2h9",
+      "position startpos h2e2",
+      "go nodes",
+      "go nodes abc",
+      "go movetime -5",
+      "go sideways nodes 5",
+      "setoption",
+      "setoption name NoSuchOption value 3",
+      "setoption name Threads value 0",
+      "setoption name Threads value many",
+      "setoption name UCI_ShowWDL value maybe",
+      "setoption name CPuct value -1",
+      "setoption name SearchAlgorithm value minimax",
+      "setoption name MultiPV",
+  };
+  std::ostringstream out;
+  UciEngine engine(out);
+  for (const std::string& cmd : bad) {
+    const size_t before = out.str().size();
+    EXPECT_TRUE(engine.command(cmd));
+    engine.wait_idle();
+    const auto added = lines_of(out.str().substr(before));
+    ASSERT_FALSE(added.empty()) << cmd;
+    EXPECT_EQ(added[0].rfind("info string ", 0), 0u) << cmd << " -> " << added[0];
+  }
+  // "go sideways nodes 5" searched after its info string.
+  EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 1u);
+  // The bad move list kept the legal prefix; the options kept their values.
+  engine.command("position startpos moves h2e2 h2h9");
+  EXPECT_EQ(engine.game().ply(), 1);
+  engine.command("go nodes 20");
+  engine.wait_idle();
+  const auto lines = lines_of(out.str());
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 2u);
+  EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "multipv"), "1");
+  EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "wdl"), "");
+}
+
+TEST(Uci, BadWeightsFileFallsBackToUniform) {
+  const auto lines = session("setoption name WeightsFile value /nonexistent/net.ckpt\nisready\ngo nodes 10\n");
+  EXPECT_EQ(with_prefix(lines, "info string cannot load WeightsFile '/nonexistent/net.ckpt'").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+}
+
+TEST(Uci, ThreadsSplitTheNodeBudget) {
+  const auto lines = session("setoption name Threads value 3\nsetoption name MultiPV value 2\nposition startpos\ngo nodes 90\n");
+  const auto infos = with_prefix(lines, "info depth");
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(field(infos.back(), "nodes"), "90");
+  Position start;
+  EXPECT_TRUE(illegal_reason(start, parse_iccs(bestmove(lines).first)).empty());
+}
+
+TEST(Uci, TreeReuseStillSearchesNewNodes) {
+  std::ostringstream out;
+  UciEngine engine(out);
+  engine.command("position startpos");
+  engine.command("go nodes 200");
+  engine.wait_idle();
+  const auto [best, ponder] = bestmove(lines_of(out.str()));
+  ASSERT_FALSE(ponder.empty());
+  engine.command("position startpos moves " + best + " " + ponder);
+  engine.command("go nodes 50");
+  engine.wait_idle();
+  const auto lines = lines_of(out.str());
+  EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "nodes"), "50");
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 2u);
+  engine.command("ucinewgame");
+  engine.command("go nodes 10");
+  engine.wait_idle();
+  EXPECT_EQ(engine.game().ply(), 0);
+  EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 3u);
+}
+
+TEST(Uci, GoWithClockSetsTheBudget) {
+  std::ostringstream out;
+  UciEngine engine(out);
+  engine.command("setoption name MoveOverhead value 100");
+  engine.command("position startpos moves h2e2");  // black to move: btime counts
+  engine.command("go wtime 100000 btime 1000 winc 0 binc 0");
+  engine.wait_idle();
+  EXPECT_EQ(engine.last_budget().soft_ms, 30);  // (1000 - 100) / 30
+  EXPECT_EQ(engine.last_budget().hard_ms, 60);
+  EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 1u);
+  engine.command("go movetime 150");
+  engine.wait_idle();
+  EXPECT_EQ(engine.last_budget().hard_ms, 50);
+  EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 2u);
+}
+
+TEST(TimeManager, Budgets) {
+  GoParams go;
+  EXPECT_FALSE(compute_time_budget(go, RED, 100).limited());
+  go.wtime = 10000;
+  go.winc = 1000;
+  TimeBudget b = compute_time_budget(go, RED, 100);
+  EXPECT_EQ(b.soft_ms, 9900 / 30 + 750);
+  EXPECT_EQ(b.hard_ms, 2 * b.soft_ms);
+  go.movestogo = 1;  // last move before the control: up to 80% of what is left
+  b = compute_time_budget(go, RED, 100);
+  EXPECT_EQ(b.soft_ms, 9900 * 8 / 10);
+  EXPECT_EQ(b.hard_ms, 9900 * 8 / 10);
+  go = GoParams();
+  go.movetime = 500;
+  b = compute_time_budget(go, BLACK, 100);
+  EXPECT_EQ(b.soft_ms, 400);
+  EXPECT_EQ(b.hard_ms, 400);
+  go.btime = 600;  // the clock's budget is smaller than movetime: 500 / 30, twice that
+  b = compute_time_budget(go, BLACK, 100);
+  EXPECT_EQ(b.soft_ms, 16);
+  EXPECT_EQ(b.hard_ms, 32);
+}
+
+TEST(TimeManager, NeverSpendsMoreThanTheClockHolds) {
+  for (int64_t time : {0, 1, 5, 50, 99, 100, 101, 150, 300, 1000, 3000, 60000, 3600000})
+    for (int64_t inc : {0, 10, 100, 1000, 5000})
+      for (int mtg : {0, 1, 2, 5, 40})
+        for (int64_t overhead : {0, 10, 100, 1000}) {
+          GoParams go;
+          go.wtime = go.btime = time;
+          go.winc = go.binc = inc;
+          go.movestogo = mtg;
+          const TimeBudget b = compute_time_budget(go, RED, overhead);
+          const int64_t left = std::max<int64_t>(1, time - overhead);
+          EXPECT_GE(b.soft_ms, 1);
+          EXPECT_LE(b.soft_ms, b.hard_ms);
+          EXPECT_LE(b.hard_ms, std::max<int64_t>(1, left * 8 / 10)) << time << " " << inc << " " << mtg;
+          if (mtg != 1) {
+            EXPECT_LE(b.hard_ms, std::max<int64_t>(1, left * 4 / 10));
+          }
+        }
+}
+
+TEST(Score, CentipawnMapping) {
+  EXPECT_EQ(value_to_cp(0.0f), 0);
+  EXPECT_EQ(value_to_cp(0.5f), 93);
+  EXPECT_EQ(value_to_cp(-0.5f), -93);
+  EXPECT_EQ(value_to_cp(0.9f), 446);
+  EXPECT_EQ(value_to_cp(1.0f), 1410);
+  EXPECT_EQ(value_to_cp(2.0f), 1410);
+  EXPECT_LT(value_to_cp(1.0f), kProvenCp);
+  for (float v = -1.0f; v < 0.99f; v += 0.01f) EXPECT_LE(value_to_cp(v), value_to_cp(v + 0.01f));
+  const auto wdl = wdl_permille(0.2f, 0.5f);
+  EXPECT_EQ(wdl[0], 350);
+  EXPECT_EQ(wdl[1], 500);
+  EXPECT_EQ(wdl[2], 150);
+  const auto even = wdl_permille(0.0f, 1.0f / 3.0f);
+  EXPECT_EQ(even[0] + even[1] + even[2], 1000);
+  EXPECT_EQ(even[0], even[2]);
+}
+
+}  // namespace
+}  // namespace xq::app::uci
