@@ -15,6 +15,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/movegen.h"
@@ -36,6 +37,14 @@ using Clock = std::chrono::steady_clock;
 namespace {
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// CPU seconds used by this process: on a shared machine, positions per CPU second show the
+// net's speed independently of what else runs.
+double cpu_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
 
 // Distinct positions from seeded random games (both colours to move, varied material).
 std::vector<EvalInput> bench_inputs(int count, uint64_t seed) {
@@ -112,7 +121,7 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
       << backend->describe() << "; torch threads " << at::get_num_threads() << "\n";
   out << "raw throughput (positions/s): forward = planes + net on device tensors; backend = whole torch"
          " evaluator call\n";
-  out << line("%6s %12s %12s %10s\n", "batch", "forward", "backend", "ms/batch");
+  out << line("%6s %12s %12s %10s %14s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s");
   std::map<int, double> backend_rate;
   const int width = nn::compact_width(o.network.history());
   for (int batch = 1; batch <= o.max_batch; batch *= 2) {
@@ -140,13 +149,15 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
     backend->evaluate(span, results);
     int iters = 0;
     const auto t0 = Clock::now();
+    const double c0 = cpu_seconds();
     do {
       backend->evaluate(span, results);
       ++iters;
     } while (since(t0) < o.seconds || iters < 2);
-    const double elapsed = since(t0);
+    const double elapsed = since(t0), cpu = cpu_seconds() - c0;
     backend_rate[batch] = double(batch) * iters / elapsed;
-    out << line("%6d %12.0f %12.0f %10.3f\n", batch, forward_rate, backend_rate[batch], 1000 * elapsed / iters);
+    out << line("%6d %12.0f %12.0f %10.3f %14.0f\n", batch, forward_rate, backend_rate[batch], 1000 * elapsed / iters,
+                double(batch) * iters / cpu);
     out.flush();
   }
 

@@ -125,7 +125,12 @@ void TorchEvaluator::run(BatchSlot& base, Span<EvalResult> results) {
     torch::Tensor compact = slot.compact.narrow(0, 0, n).to(device_, /*non_blocking=*/cuda);
     torch::Tensor index = slot.index.narrow(0, 0, int64_t(n) * L).view({n, L}).to(device_, cuda);
     torch::Tensor counts = slot.counts.narrow(0, 0, n).to(device_, cuda);
+    // LibTorch's CPU convolution takes its slow im2col + BLAS path for a single position
+    // (oneDNN only from two up), so a lone CPU position is run as a pair of copies.
+    const bool pad_single = !cuda && n == 1;
+    if (pad_single) compact = torch::cat({compact, compact}, 0);
     auto out = net_->forward_compact(compact);
+    if (pad_single) out = {out.first.narrow(0, 0, 1), out.second.narrow(0, 0, 1)};
     torch::Tensor logits = out.first.gather(1, index).to(torch::kFloat);
     torch::Tensor pad = torch::arange(L, counts.options()).unsqueeze(0).ge(counts.unsqueeze(1));
     logits.masked_fill_(pad, -std::numeric_limits<float>::infinity());
