@@ -28,14 +28,13 @@ std::string last_line(const std::string& text) {
   return nl == std::string::npos ? t : t.substr(nl + 1);
 }
 
-TEST(JudgeCli, StartPositionIsOngoing) {
-  const JudgeRun r = judge({});
-  EXPECT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(last_line(r.out), "result: * reason: ongoing");
-  EXPECT_NE(r.out.find("plies: 0"), std::string::npos);
-}
-
+// Each TEST runs as its own ctest process, which loads libtorch with app_tests: few, larger tests.
 TEST(JudgeCli, Verdicts) {
+  const JudgeRun start = judge({});
+  EXPECT_EQ(start.status, 0) << start.err;
+  EXPECT_EQ(last_line(start.out), "result: * reason: ongoing");
+  EXPECT_NE(start.out.find("plies: 0"), std::string::npos);
+
   struct Case {
     std::vector<std::string> args;
     const char* verdict;
@@ -57,9 +56,8 @@ TEST(JudgeCli, Verdicts) {
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_EQ(last_line(r.out), c.verdict) << r.out;
   }
-}
 
-TEST(JudgeCli, RepetitionsSetting) {
+  // Repetitions setting.
   const std::vector<std::string> base = {"--fen", "4k4/9/9/9/3R5/9/9/9/9/5K3 w", "--moves",
                                          "d5e5 e9d9 e5d5 d9e9 d5e5 e9d9 e5d5 d9e9"};
   // By default the game ends at the first recurrence, so the fifth move comes too late.
@@ -75,7 +73,7 @@ TEST(JudgeCli, RepetitionsSetting) {
   EXPECT_EQ(last_line(r.out), "result: 0-1 reason: perpetual check");
 }
 
-TEST(JudgeCli, ReadsAllThreeNotations) {
+TEST(JudgeCli, ReadsAllThreeNotationsAndHelp) {
   const JudgeRun r = judge({"--moves", "h2e2 H8+7 马二进三 车9平8", "--list"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("1. h2e2 C2.5 炮二平五\n"), std::string::npos) << r.out;
@@ -86,6 +84,13 @@ TEST(JudgeCli, ReadsAllThreeNotations) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(last_line(r.out), "result: * reason: ongoing");
+
+  const JudgeRun help = judge({"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("--repetitions K"), std::string::npos);
+  std::ostringstream out, err;
+  EXPECT_EQ(run_xqzero({"help"}, out, err), 0);
+  EXPECT_NE(out.str().find("judge"), std::string::npos);
 }
 
 TEST(JudgeCli, BadInputNamesTheMoveNumberAndReason) {
@@ -110,15 +115,6 @@ TEST(JudgeCli, BadInputNamesTheMoveNumberAndReason) {
     EXPECT_NE(r.err.find(c.needle), std::string::npos) << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
   }
-}
-
-TEST(JudgeCli, HelpAndListing) {
-  const JudgeRun help = judge({"--help"});
-  EXPECT_EQ(help.status, 0);
-  EXPECT_NE(help.out.find("--repetitions K"), std::string::npos);
-  std::ostringstream out, err;
-  EXPECT_EQ(run_xqzero({"help"}, out, err), 0);
-  EXPECT_NE(out.str().find("judge"), std::string::npos);
 }
 
 }  // namespace
