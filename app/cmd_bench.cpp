@@ -44,7 +44,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
   }
   if (args.positional().size() > 1) throw UsageError("unexpected argument '" + args.positional()[1] + "'");
   xqzero::Config config;
-  if (args.has("config")) config = bench::read_config_file(args.get("config"));
+  if (args.has("config")) config = load_config(args.get("config"));
   xqzero::NetworkConfig net = config.network();
   if (args.has("blocks")) net.set_blocks(int(args.get_int("blocks", 6, 1, 64)));
   if (args.has("channels")) net.set_channels(int(args.get_int("channels", 64, 8, 512)));

@@ -1,8 +1,5 @@
 #include "bench/nn_bench.h"
 
-#include <google/protobuf/io/tokenizer.h>
-#include <google/protobuf/text_format.h>
-
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -89,24 +86,6 @@ std::string line(const char* fmt, ...) {
 }
 
 }  // namespace
-
-xqzero::Config read_config_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read config " + path);
-  std::stringstream text;
-  text << in.rdbuf();
-  struct Collector : google::protobuf::io::ErrorCollector {
-    std::string first;
-    void AddError(int line, int column, const std::string& message) override {
-      if (first.empty()) first = "line " + std::to_string(line + 1) + ":" + std::to_string(column + 1) + ": " + message;
-    }
-  } errors;
-  google::protobuf::TextFormat::Parser parser;
-  parser.RecordErrorsTo(&errors);
-  xqzero::Config config;
-  if (!parser.ParseFromString(text.str(), &config)) throw std::runtime_error("config " + path + ": " + errors.first);
-  return config;
-}
 
 void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
   nn::validate(o.network);

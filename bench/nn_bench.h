@@ -42,8 +42,5 @@ struct NnCheckOptions {
 // true when every row is within tolerance.
 bool run_nn_check(std::ostream& out, const NnCheckOptions& options);
 
-// Reads a text-format Config file (the network and evaluator sections are used by the nn
-// benches); throws std::runtime_error naming the file, line and problem.
-xqzero::Config read_config_file(const std::string& path);
 
 }  // namespace xq::bench
