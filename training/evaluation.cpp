@@ -2,47 +2,34 @@
 
 #include "core/movegen.h"
 #include "nn/evaluator_factory.h"
+#include "selfplay/match.h"
 #include "selfplay/selfplay_config.h"
 
 namespace xq::training {
 
 MatchScore play_evaluation_match(selfplay::Player& a, selfplay::Player& b, int games, int visits,
                                  const GameSettings& settings, int opening_plies, uint64_t seed) {
-  int64_t wins = 0, draws = 0, losses = 0;
-  selfplay::MoveLimits limits;
-  limits.nodes = visits;
-  for (int g = 0; g < games; ++g) {
-    const bool a_red = g % 2 == 0;
-    Position start;
-    std::mt19937_64 rng(seed * 1000003ULL + uint64_t(g / 2));
+  selfplay::MatchOptions o;
+  o.games = games;
+  o.limits.nodes = visits;
+  o.game = settings;
+  o.seed = seed;
+  for (int pair = 0; pair < (games + 1) / 2; ++pair) {
+    std::mt19937_64 rng(seed * 1000003ULL + uint64_t(pair));
+    selfplay::Opening opening;
+    Position pos;
     for (int ply = 0; ply < opening_plies; ++ply) {
-      MoveList moves(start);
+      MoveList moves(pos);
       if (moves.size() < 2) break;
+      const Move m = moves[int(rng() % uint64_t(moves.size()))];
+      opening.moves.push_back(m);
       UndoInfo undo;
-      start.do_move(moves[int(rng() % uint64_t(moves.size()))], undo);
+      pos.do_move(m, undo);
     }
-    start.set_counters(0, 1);
-    Game game(start, settings);
-    a.new_game(game);
-    b.new_game(game);
-    while (!game.over()) {
-      selfplay::Player& mover = (game.side_to_move() == RED) == a_red ? a : b;
-      const selfplay::PlayerMove pm = mover.choose(game, limits);
-      if (!pm.failure.empty() || !is_legal(game.position(), pm.move)) {
-        game.resign(game.side_to_move());  // a failing player loses the game
-        break;
-      }
-      game.play(pm.move);
-    }
-    const Result r = game.state().result;
-    if (r == Result::DRAW)
-      ++draws;
-    else if ((r == Result::RED_WIN) == a_red)
-      ++wins;
-    else
-      ++losses;
+    o.openings.push_back(opening);
   }
-  return MatchScore{b.name(), selfplay::estimate_elo(wins, draws, losses)};
+  const selfplay::MatchResult r = selfplay::play_match(a, b, o);
+  return MatchScore{b.name(), r.elo()};
 }
 
 std::unique_ptr<selfplay::Player> checkpoint_player(const xqzero::Config& config, const std::string& checkpoint,
