@@ -46,11 +46,12 @@ EloEstimate estimate_elo(int64_t wins, int64_t draws, int64_t losses) {
 
 std::string format_elo(const EloEstimate& e) {
   char buf[96];
-  if (std::isinf(e.elo)) return e.elo > 0 ? "+inf" : "-inf";
+  const double elo = e.elo + 0.0;  // no "-0.0"
+  if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
   if (std::isinf(e.margin))
-    std::snprintf(buf, sizeof buf, "%+.1f +/- inf", e.elo);
+    std::snprintf(buf, sizeof buf, "%+.1f +/- inf", elo);
   else
-    std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", e.elo, e.margin);
+    std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", elo, e.margin);
   return buf;
 }
 

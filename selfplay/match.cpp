@@ -1,6 +1,7 @@
 #include "selfplay/match.h"
 
 #include <atomic>
+#include <exception>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -115,7 +116,12 @@ GameOutcome play_game(Player& red, Player& black, const Opening& opening, const 
   while (!game.over()) {
     const Color side = game.side_to_move();
     Player& p = side == RED ? red : black;
-    PlayerMove pm = p.choose(game, options.limits);
+    PlayerMove pm;
+    try {
+      pm = p.choose(game, options.limits);
+    } catch (const std::exception& e) {
+      pm.failure = std::string("error: ") + e.what();
+    }
     if (pm.failure.empty()) {
       const std::string why = illegal_reason(game.position(), pm.move);
       if (!why.empty())
@@ -151,21 +157,29 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
   r.games.resize(size_t(games));
   std::atomic<int64_t> next{0};
   std::mutex mutex;
+  std::exception_ptr error;  // the first exception of any game slot, rethrown after the join
 
   auto worker = [&](Player& pa, Player& pb) {
     for (;;) {
       const int64_t i = next.fetch_add(1);
       if (i >= games) return;
-      const int opening = int((i / 2) % int64_t(openings.size()));
-      const bool a_red = i % 2 == 0;
-      GameOutcome g = a_red ? play_game(pa, pb, openings[size_t(opening)], options)
-                            : play_game(pb, pa, openings[size_t(opening)], options);
-      g.index = i;
-      g.opening = opening;
-      g.a_is_red = a_red;
-      std::lock_guard<std::mutex> lock(mutex);
-      r.games[size_t(i)] = g;
-      if (options.on_game) options.on_game(r.games[size_t(i)]);
+      try {
+        const int opening = int((i / 2) % int64_t(openings.size()));
+        const bool a_red = i % 2 == 0;
+        GameOutcome g = a_red ? play_game(pa, pb, openings[size_t(opening)], options)
+                              : play_game(pb, pa, openings[size_t(opening)], options);
+        g.index = i;
+        g.opening = opening;
+        g.a_is_red = a_red;
+        std::lock_guard<std::mutex> lock(mutex);
+        r.games[size_t(i)] = g;
+        if (options.on_game) options.on_game(r.games[size_t(i)]);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!error) error = std::current_exception();
+        next = games;  // no further games
+        return;
+      }
     }
   };
 
@@ -184,6 +198,7 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
     worker(a, b);
     for (auto& t : threads) t.join();
   }
+  if (error) std::rethrow_exception(error);
 
   for (const GameOutcome& g : r.games) {
     const int p = g.a_points();

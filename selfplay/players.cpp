@@ -15,6 +15,7 @@
 #include <cstring>
 #include <mutex>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/movegen.h"
 
@@ -120,8 +121,23 @@ PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
     const int n = search_.gather(g, std::max(1, options_.leaves_per_batch), requests);
     if (n > 0) {
       results.resize(size_t(n));
-      evaluator_->evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
-                           nn::Span<nn::EvalResult>(results.data(), results.size()));
+      try {
+        evaluator_->evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
+                             nn::Span<nn::EvalResult>(results.data(), results.size()));
+      } catch (const std::exception& e) {
+        // Leave the search consistent (nothing pending), forget the tree, and forfeit.
+        for (int i = 0; i < n; ++i) {
+          const int labels = std::max(1, requests[size_t(i)].n_labels);
+          results[size_t(i)].priors.assign(size_t(labels), 1.0f / float(labels));
+          results[size_t(i)].wdl = {1.0f / 3, 1.0f / 3, 1.0f / 3};
+        }
+        search_.complete(results.data(), n);
+        search_.reset();
+        tree_valid_ = false;
+        PlayerMove out;
+        out.failure = std::string("evaluator error: ") + e.what();
+        return out;
+      }
       search_.complete(results.data(), n);
     }
     if (limits.movetime_ms > 0 && Clock::now() >= deadline) break;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 
 #include "app/uci/score.h"
 #include "core/movegen.h"
@@ -262,8 +263,22 @@ bool SearchThread::round(Worker& w) {
   const int n = w.search.gather(w.game, std::max(1, settings_.leaves_per_batch), w.requests);
   if (n > 0) {
     w.results.resize(size_t(n));
-    evaluator_->evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
-                         nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
+    try {
+      evaluator_->evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
+                           nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
+    } catch (const std::exception& e) {
+      // Keep the tree consistent (uniform answers for this round), report, and end the search.
+      for (int i = 0; i < n; ++i) {
+        const int labels = std::max(1, w.requests[size_t(i)].n_labels);
+        w.results[size_t(i)].priors.assign(size_t(labels), 1.0f / float(labels));
+        w.results[size_t(i)].wdl = {1.0f / 3, 1.0f / 3, 1.0f / 3};
+      }
+      w.search.complete(w.results.data(), n);
+      out_(std::string("info string evaluator error: ") + e.what());
+      ++w.rounds;
+      stop();
+      return false;
+    }
     w.search.complete(w.results.data(), n);
   }
   ++w.rounds;

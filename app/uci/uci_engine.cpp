@@ -194,6 +194,14 @@ UciEngine::Option* UciEngine::find_option(const std::string& name) {
 void UciEngine::wait_idle() { search_->wait(); }
 
 int UciEngine::loop(std::istream& in) {
+  // std::cin is tied to std::cout: every read would flush the output from this thread while
+  // the search thread writes to it. All output is flushed under the output lock instead.
+  std::ostream* const tied = in.tie(nullptr);
+  struct Retie {
+    std::istream& in;
+    std::ostream* tied;
+    ~Retie() { in.tie(tied); }
+  } retie{in, tied};
   std::string line;
   while (std::getline(in, line))
     if (!command(line)) return 0;

@@ -34,6 +34,7 @@ TEST(Elo, EvenMatchIsSymmetric) {
   EXPECT_NEAR(e.elo, 0.0, 1e-9);
   EXPECT_NEAR(e.lower, -e.upper, 1e-9);
   EXPECT_NEAR(e.margin, 53.158, 1e-3);
+  EXPECT_EQ(format_elo(estimate_elo(0, 1, 0)), "+0.0 +/- 0.0");  // never "-0.0"
 }
 
 TEST(Elo, DrawsNarrowTheInterval) {
