@@ -78,8 +78,11 @@ class SearchThread {
   void ponderhit();  // the pondered move was played: the limits count from now
   void wait();       // until the search has ended (bestmove sent) and its thread is joined
   bool busy() const { return busy_.load(); }
-  // True while the running search only ends on stop (infinite, or pondering).
-  bool waits_for_stop() const { return busy_.load() && (infinite_.load() || pondering_.load()); }
+  // True while the running search only ends on stop (infinite, or pondering) and no stop
+  // has been sent yet.
+  bool waits_for_stop() const {
+    return busy_.load() && !stop_.load() && (infinite_.load() || pondering_.load());
+  }
   void clear_trees();  // ucinewgame; only while not busy
 
  private:
