@@ -9,6 +9,8 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "nn/checkpoint.h"
+#include "nn/network.h"
 
 #ifndef XQZERO_BINARY
 #error "XQZERO_BINARY must name the built xqzero binary"
@@ -91,6 +93,22 @@ TEST(MatchCli, XqzeroAgainstItselfAsUciEngine) {
   EXPECT_EQ(count(text, "[Black \"uci:xqzero 0.1\"]"), 1u);
   EXPECT_EQ(count(text, "[Termination \"forfeit\"]"), 0u);
   std::remove(games.c_str());
+}
+
+TEST(MatchCli, CheckpointPlayer) {
+  xqzero::NetworkConfig nc;
+  nc.set_blocks(1);
+  nc.set_channels(8);
+  nc.set_value_hidden(8);
+  nn::Network net = nn::make_network(nc, 3);
+  const std::string ckpt = temp_path("tiny.ckpt");
+  nn::save_checkpoint(ckpt, net, 12, "match test");
+  const Result r = run({"match", "--a", ckpt, "--b", "random", "--games", "2", "--nodes", "8", "--max-plies", "20"});
+  std::remove(ckpt.c_str());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(last_line(r.out).rfind("result: " + ckpt.substr(ckpt.rfind('/') + 1) + " vs random: games 2 ", 0), 0u)
+      << r.out;
+  EXPECT_EQ(r.out.find("forfeit"), std::string::npos) << r.out;
 }
 
 TEST(MatchCli, BrokenEngineForfeitsAndTheMatchGoesOn) {

@@ -3,7 +3,10 @@
 // the time manager's budgets.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -13,6 +16,8 @@
 #include "app/uci/uci_engine.h"
 #include "core/move_parse.h"
 #include "core/movegen.h"
+#include "nn/checkpoint.h"
+#include "nn/network.h"
 
 namespace xq::app::uci {
 namespace {
@@ -280,6 +285,25 @@ TEST(Uci, BadWeightsFileFallsBackToUniform) {
   EXPECT_EQ(with_prefix(lines, "info string cannot load WeightsFile '/nonexistent/net.ckpt'").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+}
+
+TEST(Uci, SearchesWithATinyCheckpoint) {
+  xqzero::NetworkConfig nc;
+  nc.set_blocks(1);
+  nc.set_channels(8);
+  nc.set_value_hidden(8);
+  nn::Network net = nn::make_network(nc, 7);
+  const std::string path = testing::TempDir() + "uci_tiny_" + std::to_string(::getpid()) + ".ckpt";
+  nn::save_checkpoint(path, net, 3, "uci test");
+  const auto lines = session("setoption name WeightsFile value " + path +
+                             "\nsetoption name Device value cpu\nsetoption name EvalThreads value 1\nisready\n"
+                             "setoption name UCI_ShowWDL value true\nposition startpos\ngo nodes 24\n");
+  std::remove(path.c_str());
+  EXPECT_EQ(with_prefix(lines, "info string cannot load").size(), 0u);
+  EXPECT_EQ(with_prefix(lines, "info string evaluator: ").size(), 1u);
+  EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "nodes"), "24");
+  Position start;
+  EXPECT_TRUE(illegal_reason(start, parse_iccs(bestmove(lines).first)).empty());
 }
 
 TEST(Uci, ThreadsSplitTheNodeBudget) {
