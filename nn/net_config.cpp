@@ -4,15 +4,14 @@
 
 #include <stdexcept>
 
+#include "proto/config_check.h"
+
 namespace xq::nn {
 
-namespace {
+using config::check_choice;
+using config::check_range;
 
-void check_range(const char* name, long long value, long long lo, long long hi) {
-  if (value < lo || value > hi)
-    throw std::invalid_argument(std::string(name) + " = " + std::to_string(value) + " is out of range " +
-                                std::to_string(lo) + ".." + std::to_string(hi));
-}
+namespace {
 
 std::string field_text(const google::protobuf::Message& m, const google::protobuf::FieldDescriptor* f) {
   const auto* r = m.GetReflection();
@@ -46,12 +45,8 @@ void validate(const xqzero::NetworkConfig& c) {
 }
 
 void validate(const xqzero::EvaluatorConfig& c) {
-  if (c.name() != "torch" && c.name() != "uniform" && c.name() != "test")
-    throw std::invalid_argument("evaluator.name = \"" + c.name() + "\" is not one of torch, uniform, test");
-  if (c.precision() != "auto" && c.precision() != "float32" && c.precision() != "float16" &&
-      c.precision() != "bfloat16")
-    throw std::invalid_argument("evaluator.precision = \"" + c.precision() +
-                                "\" is not one of auto, float32, float16, bfloat16");
+  check_choice("evaluator.name", c.name(), {"torch", "uniform", "test"});
+  check_choice("evaluator.precision", c.precision(), {"auto", "float32", "float16", "bfloat16"});
   check_range("evaluator.max_batch", c.max_batch(), 1, 4096);
   check_range("evaluator.deadline_us", c.deadline_us(), 0, 1000000);
   check_range("evaluator.cache_entries", c.cache_entries(), 0, 100000000);

@@ -1,53 +1,41 @@
 #include "selfplay/selfplay_config.h"
 
-#include <sstream>
-#include <stdexcept>
+#include "proto/config_check.h"
 
 namespace xq::selfplay {
 
-namespace {
-
-template <typename T>
-void check(const char* name, T value, double lo, double hi) {
-  if (double(value) < lo || double(value) > hi) {
-    std::ostringstream s;
-    s << name << " = " << value << " is out of range " << lo << ".." << hi;
-    throw std::invalid_argument(s.str());
-  }
-}
-
-}  // namespace
+using config::check_choice;
+using config::check_range;
 
 void validate(const xqzero::SearchConfig& c) {
-  if (c.algorithm() != "puct" && c.algorithm() != "gumbel")
-    throw std::invalid_argument("search.algorithm = \"" + c.algorithm() + "\" is not one of puct, gumbel");
-  check("search.c_puct_init", c.c_puct_init(), 0, 10);
-  check("search.c_puct_base", c.c_puct_base(), 1, 1e7);
-  check("search.fpu_reduction", c.fpu_reduction(), 0, 2);
-  check("search.fpu_reduction_root", c.fpu_reduction_root(), 0, 2);
-  check("search.dirichlet_alpha", c.dirichlet_alpha(), 0.01, 10);
-  check("search.dirichlet_fraction", c.dirichlet_fraction(), 0, 1);
-  check("search.gumbel_m", c.gumbel_m(), 1, 256);
-  check("search.gumbel_c_visit", c.gumbel_c_visit(), 0, 1000);
-  check("search.gumbel_c_scale", c.gumbel_c_scale(), 0, 100);
-  check("search.leaves_per_batch", c.leaves_per_batch(), 1, 256);
-  check("search.max_collisions", c.max_collisions(), 1, 1024);
+  check_choice("search.algorithm", c.algorithm(), {"puct", "gumbel"});
+  check_range("search.c_puct_init", c.c_puct_init(), 0, 10);
+  check_range("search.c_puct_base", c.c_puct_base(), 1, 1e7);
+  check_range("search.fpu_reduction", c.fpu_reduction(), 0, 2);
+  check_range("search.fpu_reduction_root", c.fpu_reduction_root(), 0, 2);
+  check_range("search.dirichlet_alpha", c.dirichlet_alpha(), 0.01, 10);
+  check_range("search.dirichlet_fraction", c.dirichlet_fraction(), 0, 1);
+  check_range("search.gumbel_m", c.gumbel_m(), 1, 256);
+  check_range("search.gumbel_c_visit", c.gumbel_c_visit(), 0, 1000);
+  check_range("search.gumbel_c_scale", c.gumbel_c_scale(), 0, 100);
+  check_range("search.leaves_per_batch", c.leaves_per_batch(), 1, 256);
+  check_range("search.max_collisions", c.max_collisions(), 1, 1024);
 }
 
 void validate(const xqzero::SelfplayConfig& c) {
-  check("selfplay.threads", c.threads(), 1, 256);
-  check("selfplay.games_per_thread", c.games_per_thread(), 1, 4096);
-  check("selfplay.full_visits", c.full_visits(), 1, 1000000);
-  check("selfplay.fast_visits", c.fast_visits(), 1, 1000000);
-  check("selfplay.full_fraction", c.full_fraction(), 0, 1);
-  check("selfplay.temperature", c.temperature(), 0, 10);
-  check("selfplay.temperature_plies", c.temperature_plies(), 0, 1000);
-  check("selfplay.resign_threshold", c.resign_threshold(), -1, 0);
-  check("selfplay.resign_consecutive", c.resign_consecutive(), 1, 100);
-  check("selfplay.no_resign_fraction", c.no_resign_fraction(), 0, 1);
-  check("selfplay.max_plies", c.max_plies(), 0, 10000);
-  check("selfplay.repetitions", c.repetitions(), 1, 10);
-  check("selfplay.games_per_file", c.games_per_file(), 1, 100000);
+  check_range("selfplay.threads", c.threads(), 1, 256);
+  check_range("selfplay.games_per_thread", c.games_per_thread(), 1, 4096);
+  check_range("selfplay.full_visits", c.full_visits(), 1, 1000000);
+  check_range("selfplay.fast_visits", c.fast_visits(), 1, 1000000);
+  check_range("selfplay.full_fraction", c.full_fraction(), 0, 1);
+  check_range("selfplay.temperature", c.temperature(), 0, 10);
+  check_range("selfplay.temperature_plies", c.temperature_plies(), 0, 1000);
+  check_range("selfplay.resign_threshold", c.resign_threshold(), -1, 0);
+  check_range("selfplay.resign_consecutive", c.resign_consecutive(), 1, 100);
+  check_range("selfplay.no_resign_fraction", c.no_resign_fraction(), 0, 1);
+  check_range("selfplay.max_plies", c.max_plies(), 0, 10000);
+  check_range("selfplay.repetitions", c.repetitions(), 1, 10);
+  check_range("selfplay.games_per_file", c.games_per_file(), 1, 100000);
 }
 
 SearchParams search_params(const xqzero::SearchConfig& c) {

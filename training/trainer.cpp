@@ -70,6 +70,27 @@ struct Trainer::Impl {
     }
   }
 
+  // Policy and W/D/L cross-entropies of the network on a prepared batch.
+  std::pair<torch::Tensor, torch::Tensor> losses(const torch::Tensor& compact, const torch::Tensor& policy_target,
+                                                 const torch::Tensor& wdl_target) {
+    const bool autocast = device.is_cuda();
+    if (autocast) set_cuda_autocast(true);
+    auto [policy_map, wdl_logits] = net->forward_compact(compact);
+    const torch::Tensor logits = nn::label_logits(policy_map).to(torch::kFloat32);
+    const torch::Tensor wdl = wdl_logits.to(torch::kFloat32);
+    if (autocast) set_cuda_autocast(false);
+    return {-(policy_target * torch::log_softmax(logits, 1)).sum(1).mean(),
+            -(wdl_target * torch::log_softmax(wdl, 1)).sum(1).mean()};
+  }
+
+  // Backward pass, clipping and the optimiser step for `loss`.
+  void apply(const torch::Tensor& loss) {
+    optimizer->zero_grad();
+    loss.backward();
+    if (config.grad_clip() > 0) torch::nn::utils::clip_grad_norm_(net->parameters(), config.grad_clip());
+    optimizer->step();
+  }
+
   void set_learning_rate(double lr) {
     for (auto& group : optimizer->param_groups()) {
       if (config.optimizer() == "adamw")
@@ -129,19 +150,8 @@ StepLosses Trainer::step(const std::vector<TrainingPosition>& batch, bool with_r
   const double lr = learning_rate_at(m.step);
   m.set_learning_rate(lr);
 
-  const bool autocast = m.device.is_cuda();
-  if (autocast) set_cuda_autocast(true);
-  auto [policy_map, wdl_logits] = m.net->forward_compact(compact);
-  torch::Tensor logits = nn::label_logits(policy_map).to(torch::kFloat32);
-  if (autocast) set_cuda_autocast(false);
-  const torch::Tensor policy_loss = -(policy_target * torch::log_softmax(logits, 1)).sum(1).mean();
-  const torch::Tensor value_loss =
-      -(wdl_target * torch::log_softmax(wdl_logits.to(torch::kFloat32), 1)).sum(1).mean();
-  const torch::Tensor loss = policy_loss + m.config.value_loss_weight() * value_loss;
-  m.optimizer->zero_grad();
-  loss.backward();
-  if (m.config.grad_clip() > 0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), m.config.grad_clip());
-  m.optimizer->step();
+  const auto [policy_loss, value_loss] = m.losses(compact, policy_target, wdl_target);
+  m.apply(policy_loss + m.config.value_loss_weight() * value_loss);
   ++m.step;
   m.samples += int64_t(batch.size());
 
@@ -213,17 +223,11 @@ double Trainer::raw_throughput(const std::vector<TrainingPosition>& batch, doubl
   const auto start = std::chrono::steady_clock::now();
   int64_t done = 0;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
-    auto [policy_map, wdl_logits] = m.net->forward_compact(compact);
-    const torch::Tensor logits = nn::label_logits(policy_map).to(torch::kFloat32);
-    const torch::Tensor loss = -(policy_target * torch::log_softmax(logits, 1)).sum(1).mean() -
-                               m.config.value_loss_weight() *
-                                   (wdl_target * torch::log_softmax(wdl_logits.to(torch::kFloat32), 1)).sum(1).mean();
-    m.optimizer->zero_grad();
-    loss.backward();
-    if (m.config.grad_clip() > 0) torch::nn::utils::clip_grad_norm_(m.net->parameters(), m.config.grad_clip());
-    m.optimizer->step();
+    const auto [policy_loss, value_loss] = m.losses(compact, policy_target, wdl_target);
+    m.apply(policy_loss + m.config.value_loss_weight() * value_loss);
     done += int64_t(batch.size());
-    if (m.device.is_cuda()) loss.item<float>();  // wait for the device
+    policy_loss.item<float>();  // step() reads both losses back too
+    value_loss.item<float>();
   }
   return double(done) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
