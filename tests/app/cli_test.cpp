@@ -1,29 +1,16 @@
 // The xqzero command line: output format of perft and one-line errors for bad input.
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include <algorithm>
 
-#include "app/commands.h"
+#include "tests/app/cli_util.h"
 
 namespace xq::app {
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result run(const std::vector<std::string>& argv) {
-  std::ostringstream out, err;
-  const int status = run_xqzero(argv, out, err);
-  return {status, out.str(), err.str()};
-}
-
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  return t.substr(t.rfind('\n') == std::string::npos ? 0 : t.rfind('\n') + 1);
-}
+using test::last_line;
+using Result = test::CliResult;
+const auto run = test::run_cli;
 
 void expect_one_line_error(const std::vector<std::string>& argv, const std::string& needle) {
   const Result r = run(argv);

@@ -5,27 +5,17 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "tests/app/cli_util.h"
 
 namespace xq::app {
 namespace {
 
-struct JudgeRun {
-  int status;
-  std::string out, err;
-};
+using JudgeRun = test::CliResult;
+using test::last_line;
 
 JudgeRun judge(std::vector<std::string> args) {
   args.insert(args.begin(), "judge");
-  std::ostringstream out, err;
-  const int status = run_xqzero(args, out, err);
-  return {status, out.str(), err.str()};
-}
-
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  const size_t nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
+  return test::run_cli(args);
 }
 
 // Each TEST runs as its own ctest process, which loads libtorch with app_tests: few, larger tests.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "app/commands.h"
+#include "tests/app/cli_util.h"
 #include "nn/checkpoint.h"
 #include "nn/network.h"
 
@@ -19,23 +20,9 @@
 namespace xq::app {
 namespace {
 
-struct Result {
-  int status;
-  std::string out, err;
-};
-
-Result run(const std::vector<std::string>& argv) {
-  std::ostringstream out, err;
-  const int status = run_xqzero(argv, out, err);
-  return {status, out.str(), err.str()};
-}
-
-std::string last_line(const std::string& text) {
-  std::string t = text;
-  while (!t.empty() && t.back() == '\n') t.pop_back();
-  const size_t nl = t.rfind('\n');
-  return nl == std::string::npos ? t : t.substr(nl + 1);
-}
+using test::last_line;
+using Result = test::CliResult;
+const auto run = test::run_cli;
 
 std::string temp_path(const std::string& name) {
   return (testing::TempDir().empty() ? std::string("/tmp/") : testing::TempDir()) + "xq_match_" +
