@@ -92,8 +92,8 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12.2f\n", "ratio search / raw", raw > 0 ? evals / raw : 0.0);
   out << line;
-  std::snprintf(line, sizeof line, "%-34s %12zu / %zu bytes\n", "tree node / edge size", sizeof(selfplay::Node),
-                sizeof(selfplay::Edge));
+  std::snprintf(line, sizeof line, "%-34s %12zu / %zu / %zu bytes\n", "tree node / leaf edge / inner edge",
+                sizeof(selfplay::Node), selfplay::kLeafEdgeBytes, selfplay::kInnerEdgeBytes);
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12llu\n", "games finished", (unsigned long long)games_done);
   out << line;

@@ -24,8 +24,9 @@ void Search::reset() {
 }
 
 void Search::start_move(Game& game, int visits, bool exploration) {
-  (void)game;
   assert(n_pending_ == 0);
+  Move moves[MAX_MOVES];
+  root_moves_.assign(moves, moves + canonical_moves(game.position(), moves));
   budget_ = std::max(1, visits);
   exploration_ = exploration;
   root_noise_applied_ = false;
@@ -97,8 +98,19 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         break;
       }
       const int e = select_child(n, n == root);
-      const Move m = Move::from_raw(tree_.edges(tree_.node(n))[e].move);
-      n = tree_.child(n, e);  // may reallocate the node pool: no Node& is kept across it
+      NodeId c = tree_.child_of(tree_.node(n), e);
+      Move m;
+      if (c != kNoNode) {
+        m = Tree::move_of(tree_.node(c));
+      } else {  // a first visit: the edge's move is the e-th canonical legal move
+        Move moves[MAX_MOVES];
+        const int count = canonical_moves(game.position(), moves);
+        assert(count == tree_.node(n).num_edges);
+        (void)count;
+        m = moves[e];
+        c = tree_.child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
+      }
+      n = c;
       game.play(m);
       ++plies;
     }
@@ -128,12 +140,14 @@ void Search::complete(const nn::EvalResult* results, int count) {
 }
 
 void Search::expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& result) {
+  // Edges follow the canonical move order (tree.h): sort the request's moves.
+  int order[MAX_MOVES];
+  for (int j = 0; j < input.n_labels; ++j) order[j] = j;
+  std::sort(order, order + input.n_labels,
+            [&](int a, int b) { return input.moves[size_t(a)].raw() < input.moves[size_t(b)].raw(); });
   tree_.add_edges(n, input.n_labels);
-  Edge* edges = tree_.edges(tree_.node(n));
-  for (int j = 0; j < input.n_labels; ++j) {
-    edges[j].move = input.moves[size_t(j)].raw();
-    edges[j].set_prior(result.priors[size_t(j)]);
-  }
+  const Node& added = tree_.node(n);
+  for (int j = 0; j < input.n_labels; ++j) tree_.set_prior(added, j, result.priors[size_t(order[j])]);
   Node& node = tree_.node(n);
   node.expanded = 1;
   node.pending = 0;
@@ -160,13 +174,13 @@ void Search::backup(const std::vector<NodeId>& path, float value, float draw, bo
       propagate = false;
       bool unknown = false;
       int best = -1;  // for the side to move here: -1 loss, 0 draw, 1 win
-      const Edge* edges = tree_.edges(n);
       for (int e = 0; e < n.num_edges && best < 1; ++e) {
-        if (edges[e].child == kNoNode || tree_.node(edges[e].child).proven == Proven::NONE) {
+        const NodeId c = tree_.child_of(n, e);
+        if (c == kNoNode || tree_.node(c).proven == Proven::NONE) {
           unknown = true;
           continue;
         }
-        best = std::max(best, int(tree_.node(edges[e].child).proven));
+        best = std::max(best, int(tree_.node(c).proven));
       }
       if (best == 1) {
         n.proven = Proven::LOSS;
@@ -193,13 +207,14 @@ int Search::select_child(NodeId n, bool is_root) {
 
 int Search::select_puct(NodeId n, bool is_root) {
   const Node& node = tree_.node(n);
-  const Edge* edges = tree_.edges(node);
   const uint32_t parent_visits = node.visits + node.in_flight;
   const float c = params_.c_puct_init + std::log((float(parent_visits) + params_.c_puct_base + 1.0f) / params_.c_puct_base);
   const float sqrt_n = std::sqrt(float(std::max<uint32_t>(parent_visits, 1)));
   float visited_mass = 0;
-  for (int e = 0; e < node.num_edges; ++e)
-    if (edges[e].child != kNoNode && tree_.node(edges[e].child).visits > 0) visited_mass += edges[e].prior_f();
+  for (int e = 0; e < node.num_edges; ++e) {
+    const NodeId c = tree_.child_of(node, e);
+    if (c != kNoNode && tree_.node(c).visits > 0) visited_mass += tree_.prior(node, e);
+  }
   const float parent_q = node.visits > 0 ? -node.q : 0.0f;
   const float fpu = parent_q - (is_root ? params_.fpu_reduction_root : params_.fpu_reduction) * std::sqrt(visited_mass);
   int best = 0;
@@ -207,8 +222,8 @@ int Search::select_puct(NodeId n, bool is_root) {
   for (int e = 0; e < node.num_edges; ++e) {
     float q = fpu;
     uint32_t nc = 0;
-    if (edges[e].child != kNoNode) {
-      const Node& ch = tree_.node(edges[e].child);
+    if (const NodeId c = tree_.child_of(node, e); c != kNoNode) {
+      const Node& ch = tree_.node(c);
       if (ch.proven == Proven::WIN) return e;
       nc = ch.visits + ch.in_flight;
       if (ch.proven != Proven::NONE)
@@ -216,7 +231,7 @@ int Search::select_puct(NodeId n, bool is_root) {
       else if (nc > 0)
         q = (ch.q * float(ch.visits) - float(ch.in_flight)) / float(nc);  // in-flight visits count as losses
     }
-    const float score = q + c * edges[e].prior_f() * sqrt_n / float(1 + nc);
+    const float score = q + c * tree_.prior(node, e) * sqrt_n / float(1 + nc);
     if (score > best_score) {
       best_score = score;
       best = e;
@@ -235,9 +250,8 @@ void Search::apply_root_noise() {
   float sum = 0;
   for (float& x : eta) sum += (x = gamma(rng_));
   if (sum <= 0) return;
-  Edge* edges = tree_.edges(r);
   const float f = params_.dirichlet_fraction;
-  for (int e = 0; e < r.num_edges; ++e) edges[e].set_prior((1 - f) * edges[e].prior_f() + f * eta[size_t(e)] / sum);
+  for (int e = 0; e < r.num_edges; ++e) tree_.set_prior(r, e, (1 - f) * tree_.prior(r, e) + f * eta[size_t(e)] / sum);
 }
 
 // ---- Gumbel AlphaZero ----
@@ -251,20 +265,20 @@ float Search::sigma(float q_normalized, uint32_t max_visits) const {
 // prior-weighted Q).
 std::vector<float> Search::completed_q(NodeId n, float* max_visits) const {
   const Node& node = tree_.node(n);
-  const Edge* edges = tree_.edges(node);
   std::vector<float> out(node.num_edges, -1.0f);
   float sum_n = 0, sum_p = 0, sum_pq = 0, max_n = 0;
   for (int e = 0; e < node.num_edges; ++e) {
-    if (edges[e].child == kNoNode) continue;
-    const Node& ch = tree_.node(edges[e].child);
+    const NodeId c = tree_.child_of(node, e);
+    if (c == kNoNode) continue;
+    const Node& ch = tree_.node(c);
     const uint32_t nv = ch.visits;
     if (nv == 0 && ch.proven == Proven::NONE) continue;
     const float q = ch.proven != Proven::NONE ? proven_value(ch.proven) : ch.q;
     out[size_t(e)] = (q + 1) * 0.5f;
     sum_n += float(nv);
     max_n = std::max(max_n, float(nv + ch.in_flight));
-    sum_p += edges[e].prior_f();
-    sum_pq += edges[e].prior_f() * out[size_t(e)];
+    sum_p += tree_.prior(node, e);
+    sum_pq += tree_.prior(node, e) * out[size_t(e)];
   }
   const float v_net = (node.net_value + 1) * 0.5f;
   const float v_mix = sum_p > 0 ? (v_net + sum_n / sum_p * sum_pq) / (1 + sum_n) : v_net;
@@ -276,13 +290,12 @@ std::vector<float> Search::completed_q(NodeId n, float* max_visits) const {
 
 std::vector<float> Search::improved_policy(NodeId n) const {
   const Node& node = tree_.node(n);
-  const Edge* edges = tree_.edges(node);
   float max_n = 0;
   const std::vector<float> cq = completed_q(n, &max_n);
   std::vector<float> out(node.num_edges);
   float hi = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
-    out[size_t(e)] = std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+    out[size_t(e)] = std::log(std::max(tree_.prior(node, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
     hi = std::max(hi, out[size_t(e)]);
   }
   float sum = 0;
@@ -294,18 +307,18 @@ std::vector<float> Search::improved_policy(NodeId n) const {
 int Search::select_gumbel_interior(NodeId n) {
   const std::vector<float> pi = improved_policy(n);
   const Node& node = tree_.node(n);
-  const Edge* edges = tree_.edges(node);
   float total = 0;
   for (int e = 0; e < node.num_edges; ++e)
-    if (edges[e].child != kNoNode) {
-      const Node& ch = tree_.node(edges[e].child);
+    if (const NodeId c = tree_.child_of(node, e); c != kNoNode) {
+      const Node& ch = tree_.node(c);
       if (ch.proven == Proven::WIN) return e;
       total += float(ch.visits + ch.in_flight);
     }
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
-    const float nv = edges[e].child != kNoNode ? float(tree_.node(edges[e].child).visits + tree_.node(edges[e].child).in_flight) : 0;
+    const NodeId c = tree_.child_of(node, e);
+    const float nv = c != kNoNode ? float(tree_.node(c).visits + tree_.node(c).in_flight) : 0;
     const float score = pi[size_t(e)] - nv / (1 + total);
     if (score > best_score) {
       best_score = score;
@@ -317,7 +330,6 @@ int Search::select_gumbel_interior(NodeId n) {
 
 void Search::init_gumbel() {
   const Node& r = tree_.node(tree_.root());
-  const Edge* edges = tree_.edges(r);
   const int k = r.num_edges;
   gumbel_.assign(size_t(k), 0.0f);
   if (exploration_) {
@@ -326,7 +338,7 @@ void Search::init_gumbel() {
   }
   candidates_.resize(size_t(k));
   for (int e = 0; e < k; ++e) candidates_[size_t(e)] = e;
-  auto score = [&](int e) { return gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)); };
+  auto score = [&](int e) { return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)); };
   std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
   const int m = std::max(1, std::min(params_.gumbel_m, k));
   candidates_.resize(size_t(m));
@@ -340,11 +352,11 @@ int Search::select_gumbel_root() {
   const NodeId root = tree_.root();
   if (!gumbel_ready_) init_gumbel();
   auto visits_of = [&](int e) -> uint32_t {
-    const NodeId c = tree_.edges(tree_.node(root))[e].child;
+    const NodeId c = tree_.child_of(tree_.node(root), e);
     return c == kNoNode ? 0 : tree_.node(c).visits + tree_.node(c).in_flight;
   };
   for (int e : candidates_) {
-    const NodeId c = tree_.edges(tree_.node(root))[e].child;
+    const NodeId c = tree_.child_of(tree_.node(root), e);
     if (c != kNoNode && tree_.node(c).proven == Proven::WIN) return e;
   }
   for (int guard = 0; guard < 64; ++guard) {
@@ -363,9 +375,9 @@ int Search::select_gumbel_root() {
     if (phase_target_ > 0 && candidates_.size() > 1) {
       float max_n = 0;
       const std::vector<float> cq = completed_q(root, &max_n);
-      const Edge* edges = tree_.edges(tree_.node(root));
+      const Node& r = tree_.node(root);
       auto score = [&](int e) {
-        return gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+        return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
       };
       std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
       candidates_.resize((candidates_.size() + 1) / 2);
@@ -385,7 +397,6 @@ SearchResult Search::result() const {
   SearchResult out;
   const NodeId root = tree_.root();
   const Node& r = tree_.node(root);
-  const Edge* edges = tree_.edges(r);
   out.visits = r.visits;
   out.value = r.visits > 0 ? -r.q : 0.0f;
   out.draw = r.d;
@@ -393,14 +404,17 @@ SearchResult Search::result() const {
   if (r.proven == Proven::WIN) out.value = -1;  // mover into root wins: side to move lost
   if (r.proven == Proven::LOSS) out.value = 1;
   uint32_t total = 0;
-  for (int e = 0; e < r.num_edges; ++e) {
+  assert(!r.expanded || root_moves_.size() == r.num_edges);
+  for (int e = 0; e < r.num_edges && size_t(e) < root_moves_.size(); ++e) {
     RootMove m;
-    m.move = Move::from_raw(edges[e].move);
-    m.prior = edges[e].prior_f();
-    if (edges[e].child != kNoNode) {
-      const Node& ch = tree_.node(edges[e].child);
+    m.move = root_moves_[size_t(e)];
+    m.prior = tree_.prior(r, e);
+    if (const NodeId c = tree_.child_of(r, e); c != kNoNode) {
+      const Node& ch = tree_.node(c);
       m.visits = ch.visits;
       m.q = ch.proven != Proven::NONE ? proven_value(ch.proven) : ch.q;
+      m.draw = ch.d;
+      m.proven = ch.proven;
     }
     total += m.visits;
     out.moves.push_back(m);
@@ -408,8 +422,8 @@ SearchResult Search::result() const {
   if (out.moves.empty()) return out;
 
   int best = -1;
-  for (int e = 0; e < r.num_edges; ++e)  // a proven win is always the choice
-    if (edges[e].child != kNoNode && tree_.node(edges[e].child).proven == Proven::WIN) best = e;
+  for (int e = 0; e < int(out.moves.size()); ++e)  // a proven win is always the choice
+    if (out.moves[size_t(e)].proven == Proven::WIN) best = e;
   if (params_.algorithm == RootAlgorithm::GUMBEL && gumbel_ready_) {
     const std::vector<float> pi = improved_policy(root);
     for (int e = 0; e < r.num_edges; ++e) out.moves[size_t(e)].target = pi[size_t(e)];
@@ -418,7 +432,7 @@ SearchResult Search::result() const {
       const std::vector<float> cq = completed_q(root, &max_n);
       float best_score = -std::numeric_limits<float>::infinity();
       for (int e : candidates_) {
-        const float s = gumbel_[size_t(e)] + std::log(std::max(edges[e].prior_f(), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+        const float s = gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
         if (s > best_score) {
           best_score = s;
           best = e;
@@ -438,21 +452,22 @@ SearchResult Search::result() const {
   }
   out.best = out.moves[size_t(best)].move;
   // Principal variation: the chosen move, then most visited children.
-  NodeId n = edges[best].child;
+  NodeId n = tree_.child_of(r, best);
   out.pv.push_back(out.best);
   while (n != kNoNode && out.pv.size() < 64) {
     const Node& node = tree_.node(n);
-    const Edge* es = tree_.edges(node);
-    int pick = -1;
+    NodeId pick = kNoNode;
     uint32_t most = 0;
-    for (int e = 0; e < node.num_edges; ++e)
-      if (es[e].child != kNoNode && tree_.node(es[e].child).visits > most) {
-        most = tree_.node(es[e].child).visits;
-        pick = e;
+    for (int e = 0; e < node.num_edges; ++e) {
+      const NodeId c = tree_.child_of(node, e);
+      if (c != kNoNode && tree_.node(c).visits > most) {
+        most = tree_.node(c).visits;
+        pick = c;
       }
-    if (pick < 0) break;
-    out.pv.push_back(Move::from_raw(es[pick].move));
-    n = es[pick].child;
+    }
+    if (pick == kNoNode) break;
+    out.pv.push_back(Tree::move_of(tree_.node(pick)));
+    n = pick;
   }
   return out;
 }

@@ -54,6 +54,8 @@ struct RootMove {
   float prior = 0;
   uint32_t visits = 0;
   float q = 0;       // mean (win - loss) for the side to move at the root
+  float draw = 0;    // mean draw probability
+  Proven proven = Proven::NONE;  // proven outcome for the side to move at the root
   float target = 0;  // training target weight (visits share, or the Gumbel improved policy)
 };
 
@@ -95,7 +97,7 @@ class Search {
   SearchResult run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves = 8);
 
   SearchResult result() const;
-  // Keeps the subtree of `move` for the next search (tree reuse).
+  // Keeps the subtree of `move` for the next search (tree reuse); start_move() must follow.
   void advance(Move move);
 
   const Tree& tree() const { return tree_; }
@@ -127,6 +129,7 @@ class Search {
   int budget_ = 0;
   bool exploration_ = false;
   bool root_noise_applied_ = false;
+  std::vector<Move> root_moves_;  // the root's legal moves in edge order (set by start_move)
   std::vector<Pending> pending_;
   int n_pending_ = 0;
   std::vector<NodeId> path_;

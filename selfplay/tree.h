@@ -1,8 +1,17 @@
-// The search tree: compact nodes and edges in two pools, indexed by 32-bit ids.
+// The search tree: compact nodes in pools, indexed by 32-bit ids.
 //
 // A tree belongs to one search and is used by one thread at a time; simulations in flight
 // (virtual loss) make parallelism inside a tree unnecessary, since leaves from many
 // simulations and many games are batched into one evaluator call instead.
+//
+// Memory. Xiangqi positions have about 40 legal moves and most nodes of a large tree are
+// leaves that were evaluated once, so per-edge storage dominates. An edge is only its prior
+// (16 bits, in the node's prior pool); the move is not stored with the edge: the edges of a
+// node follow the canonical order of its legal moves (canonical_moves: generation order
+// sorted by the move's value), and a child node records the move that leads to it. Child
+// ids live in a per-node array that is allocated when the node gets its first child. A
+// leaf costs sizeof(Node) + 2 bytes per legal move; an inner node 4 bytes per legal move
+// more.
 //
 // Values are stored from the point of view of the player who made the move into the node
 // (the parent's side to move), so a parent picks the child with the best q directly.
@@ -11,40 +20,39 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/types.h"
+#include "core/position.h"
 
 namespace xq::selfplay {
 
 using NodeId = uint32_t;
-constexpr NodeId kNoNode = 0;  // id 0 is never a child (the pools keep a sentinel there)
-
-struct Edge {
-  uint16_t move;   // Move::raw()
-  uint16_t prior;  // prior probability * 65535, rounded
-  NodeId child;    // kNoNode until the edge is first visited
-  float prior_f() const { return float(prior) * (1.0f / 65535.0f); }
-  void set_prior(float p) { prior = uint16_t(p <= 0 ? 0 : p >= 1 ? 65535 : p * 65535.0f + 0.5f); }
-};
-static_assert(sizeof(Edge) == 8, "an edge is 8 bytes");
+constexpr NodeId kNoNode = 0;  // id 0 is never a node (the pools keep a sentinel there)
 
 // Proven outcomes (MCTS-solver), from the point of view of the mover into the node.
 enum class Proven : int8_t { LOSS = -1, DRAW = 0, WIN = 1, NONE = 2 };
 
 struct Node {
-  uint32_t first_edge = 0;
+  uint32_t first_prior = 0;  // index of edge 0's prior in the prior pool
+  uint32_t children = 0;     // index of edge 0's child id in the child pool; 0 until a child exists
   uint16_t num_edges = 0;
-  uint8_t expanded = 0;  // children's edges exist (or the node is terminal)
-  uint8_t pending = 0;   // waiting for an evaluation
+  uint16_t move = 0;         // Move::raw() of the move into this node (0 at the first root)
+  uint8_t expanded = 0;      // priors exist (or the node is terminal)
+  uint8_t pending = 0;       // waiting for an evaluation
   Proven proven = Proven::NONE;
-  uint8_t terminal = 0;  // the game is over at this node; proven holds its outcome
-  uint16_t reserved = 0;
+  uint8_t terminal = 0;      // the game is over at this node; proven holds its outcome
   uint32_t visits = 0;
-  uint32_t in_flight = 0;  // simulations through this node awaiting their evaluation
-  float q = 0;             // mean of (win - loss) for the mover into the node
-  float d = 0;             // mean draw probability
-  float net_value = 0;     // the network's (win - loss) for the side to move at the node
+  uint32_t in_flight = 0;    // simulations through this node awaiting their evaluation
+  float q = 0;               // mean of (win - loss) for the mover into the node
+  float d = 0;               // mean draw probability
+  float net_value = 0;       // the network's (win - loss) for the side to move at the node
 };
 static_assert(sizeof(Node) <= 64, "a node must stay within 64 bytes");
+
+// Bytes per edge of a leaf (its prior) and of an inner node (prior and child id).
+constexpr size_t kLeafEdgeBytes = sizeof(uint16_t);
+constexpr size_t kInnerEdgeBytes = sizeof(uint16_t) + sizeof(NodeId);
+
+// The legal moves of `pos` in the canonical edge order; returns the count.
+int canonical_moves(const Position& pos, Move* out);
 
 class Tree {
  public:
@@ -54,14 +62,19 @@ class Tree {
   NodeId root() const { return root_; }
   Node& node(NodeId id) { return nodes_[id]; }
   const Node& node(NodeId id) const { return nodes_[id]; }
-  Edge* edges(const Node& n) { return edges_.data() + n.first_edge; }
-  const Edge* edges(const Node& n) const { return edges_.data() + n.first_edge; }
 
-  NodeId new_node();
-  // Reserves `count` edges for `n` (which must have none yet).
+  float prior(const Node& n, int e) const { return float(priors_[n.first_prior + uint32_t(e)]) * (1.0f / 65535.0f); }
+  void set_prior(const Node& n, int e, float p) {
+    priors_[n.first_prior + uint32_t(e)] = uint16_t(p <= 0 ? 0 : p >= 1 ? 65535 : p * 65535.0f + 0.5f);
+  }
+  // The child behind edge e, or kNoNode when that edge was never visited.
+  NodeId child_of(const Node& n, int e) const { return n.children ? children_[n.children + uint32_t(e)] : kNoNode; }
+  static Move move_of(const Node& child) { return Move::from_raw(child.move); }
+
+  // Gives node n `count` edges (priors zero); n must have none yet.
   void add_edges(NodeId n, int count);
-  // The child behind edge `e` of node `n`, created on first use.
-  NodeId child(NodeId n, int e);
+  // The child behind edge e of node n, created with move `m` on first use.
+  NodeId child(NodeId n, int e, Move m);
 
   // Makes the child reached by `move` the new root, keeping its subtree and freeing the
   // rest (the pools are compacted). Returns false (and clears the tree) when the root has
@@ -69,14 +82,16 @@ class Tree {
   bool advance(Move move);
 
   size_t node_count() const { return nodes_.size() - 1; }
-  size_t edge_count() const { return edges_.size(); }
+  size_t edge_count() const { return priors_.size(); }
+  // Bytes in use by nodes, priors and child ids (not counting spare vector capacity).
   size_t memory_bytes() const {
-    return nodes_.capacity() * sizeof(Node) + edges_.capacity() * sizeof(Edge);
+    return nodes_.size() * sizeof(Node) + priors_.size() * sizeof(uint16_t) + children_.size() * sizeof(NodeId);
   }
 
  private:
   std::vector<Node> nodes_;
-  std::vector<Edge> edges_;
+  std::vector<uint16_t> priors_;
+  std::vector<NodeId> children_;
   NodeId root_ = kNoNode;
 };
 

@@ -13,7 +13,6 @@
 
 namespace xq::app::uci {
 
-using selfplay::Edge;
 using selfplay::kNoNode;
 using selfplay::Node;
 using selfplay::NodeId;
@@ -38,22 +37,18 @@ struct RootStat {
   double d() const { return visits ? d_sum / visits : 0.0; }
 };
 
-std::vector<RootStat> root_stats(const Tree& tree) {
+std::vector<RootStat> root_stats(const selfplay::Search& search) {
   std::vector<RootStat> out;
-  const Node& r = tree.node(tree.root());
-  if (!r.expanded) return out;
-  const Edge* edges = tree.edges(r);
-  for (int e = 0; e < r.num_edges; ++e) {
+  const Tree& tree = search.tree();
+  if (!tree.node(tree.root()).expanded) return out;
+  for (const selfplay::RootMove& m : search.result().moves) {
     RootStat s;
-    s.move = Move::from_raw(edges[e].move);
-    s.prior = edges[e].prior_f();
-    if (edges[e].child != kNoNode) {
-      const Node& c = tree.node(edges[e].child);
-      s.visits = c.visits;
-      s.q_sum = double(c.q) * c.visits;
-      s.d_sum = double(c.d) * c.visits;
-      s.proven = c.proven;
-    }
+    s.move = m.move;
+    s.prior = m.prior;
+    s.visits = m.visits;
+    s.q_sum = double(m.q) * m.visits;
+    s.d_sum = double(m.draw) * m.visits;
+    s.proven = m.proven;
     out.push_back(s);
   }
   return out;
@@ -77,25 +72,21 @@ void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) 
 std::vector<Move> principal_variation(const Tree& tree, Move first) {
   std::vector<Move> pv{first};
   const Node& r = tree.node(tree.root());
-  if (!r.expanded) return pv;
   NodeId n = kNoNode;
-  const Edge* edges = tree.edges(r);
   for (int e = 0; e < r.num_edges; ++e)
-    if (edges[e].move == first.raw()) n = edges[e].child;
+    if (const NodeId c = tree.child_of(r, e); c != kNoNode && tree.node(c).move == first.raw()) n = c;
   while (n != kNoNode && pv.size() < 64) {
     const Node& node = tree.node(n);
-    if (!node.expanded) break;
-    const Edge* es = tree.edges(node);
-    int pick = -1;
+    NodeId pick = kNoNode;
     uint32_t most = 0;
     for (int e = 0; e < node.num_edges; ++e)
-      if (es[e].child != kNoNode && tree.node(es[e].child).visits > most) {
-        most = tree.node(es[e].child).visits;
-        pick = e;
+      if (const NodeId c = tree.child_of(node, e); c != kNoNode && tree.node(c).visits > most) {
+        most = tree.node(c).visits;
+        pick = c;
       }
-    if (pick < 0) break;
-    pv.push_back(Move::from_raw(es[pick].move));
-    n = es[pick].child;
+    if (pick == kNoNode) break;
+    pv.push_back(Tree::move_of(tree.node(pick)));
+    n = pick;
   }
   return pv;
 }
@@ -118,9 +109,8 @@ DepthStats depth_stats(const Tree& tree) {
     if (depth > 0) sum += n.visits;
     out.max = std::max(out.max, depth);
     if (!n.expanded) continue;
-    const Edge* es = tree.edges(n);
     for (int e = 0; e < n.num_edges; ++e)
-      if (es[e].child != kNoNode && tree.node(es[e].child).visits > 0) stack.push_back({es[e].child, depth + 1});
+      if (const NodeId c = tree.child_of(n, e); c != kNoNode && tree.node(c).visits > 0) stack.push_back({c, depth + 1});
   }
   out.average = sum / double(r.visits);
   return out;
@@ -291,12 +281,12 @@ void SearchThread::helper(Worker& w) {
   for (;;) {
     if (helpers_stop_.load() && w.rounds > 0) break;
     if (!round(w)) break;
-    std::vector<RootStat> s = root_stats(w.search.tree());
+    std::vector<RootStat> s = root_stats(w.search);
     std::lock_guard<std::mutex> lock(w.snapshot_mutex);
     w.snapshot = std::move(s);
   }
   {
-    std::vector<RootStat> s = root_stats(w.search.tree());
+    std::vector<RootStat> s = root_stats(w.search);
     std::lock_guard<std::mutex> lock(w.snapshot_mutex);
     w.snapshot = std::move(s);
   }
@@ -333,7 +323,7 @@ void SearchThread::run() {
         if (elapsed_ms >= double(limits_.time.hard_ms)) break;
         if (elapsed_ms >= double(limits_.time.soft_ms)) {
           // Past the normal budget: stop unless the runner-up is close to the best move.
-          std::vector<RootStat> s = root_stats(w0.search.tree());
+          std::vector<RootStat> s = root_stats(w0.search);
           std::sort(s.begin(), s.end(), [](const RootStat& a, const RootStat& b) { return a.visits > b.visits; });
           if (s.size() < 2 || double(s[0].visits) >= 1.25 * double(s[1].visits)) break;
         }
@@ -368,7 +358,7 @@ void SearchThread::finish() {
 void SearchThread::report(bool final_report) {
   const int n = settings_.threads;
   Worker& w0 = *workers_[0];
-  std::vector<RootStat> stats = root_stats(w0.search.tree());
+  std::vector<RootStat> stats = root_stats(w0.search);
   uint64_t nodes = w0.new_visits.load();
   for (int i = 1; i < n; ++i) {
     Worker& w = *workers_[size_t(i)];

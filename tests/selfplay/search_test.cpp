@@ -11,9 +11,12 @@ namespace xq::selfplay {
 namespace {
 
 SearchParams puct() { return SearchParams(); }
+// Gumbel with every legal move a root candidate: with uniform priors and no Gumbel noise,
+// a smaller m would consider only the first m moves of the edge order.
 SearchParams gumbel() {
   SearchParams p;
   p.algorithm = RootAlgorithm::GUMBEL;
+  p.gumbel_m = 128;
   return p;
 }
 
@@ -24,9 +27,8 @@ void for_each_node(const Tree& tree, const std::function<void(const Node&)>& f) 
     const Node& n = tree.node(stack.back());
     stack.pop_back();
     f(n);
-    const Edge* e = tree.edges(n);
     for (int i = 0; i < n.num_edges; ++i)
-      if (e[i].child != kNoNode) stack.push_back(e[i].child);
+      if (tree.child_of(n, i) != kNoNode) stack.push_back(tree.child_of(n, i));
   }
 }
 
@@ -48,14 +50,32 @@ TEST(Search, FindsTheOnlyMateInOne) {
 }
 
 TEST(Search, FindsAMateInTwo) {
-  for (const SearchParams& params : {puct(), gumbel()}) {
-    Game game(kMateInTwo);
-    ASSERT_FALSE(test::has_mate_in_one(game.position()));
-    nn::UniformEvaluator uniform;
-    Search search(params, 2);
-    const SearchResult r = search.run(game, uniform, 3000, false);
-    EXPECT_TRUE(test::mates_in_two(game.position(), r.best)) << move_to_iccs(r.best);
-    EXPECT_EQ(r.proven, Proven::WIN);
+  Game game(kMateInTwo);
+  ASSERT_FALSE(test::has_mate_in_one(game.position()));
+  nn::UniformEvaluator uniform;
+  Search search(puct(), 2);
+  const SearchResult r = search.run(game, uniform, 3000, false);
+  EXPECT_TRUE(test::mates_in_two(game.position(), r.best)) << move_to_iccs(r.best);
+  EXPECT_EQ(r.proven, Proven::WIN);
+}
+
+TEST(Search, GumbelProvesTheForcedWin) {
+  // The solver stops at the first proof and does not rank wins by length, so Gumbel's
+  // halving may prove a longer forced win first; the chosen move must still force a win.
+  Game game(kMateInTwo);
+  nn::UniformEvaluator uniform;
+  Search search(gumbel(), 2);
+  const SearchResult r = search.run(game, uniform, 3000, false);
+  EXPECT_EQ(r.proven, Proven::WIN);
+  Position after = game.position();
+  UndoInfo undo;
+  after.do_move(r.best, undo);
+  // After the move, every reply still leaves Red a forced win within three more moves.
+  for (Move reply : MoveList(after)) {
+    Position next = after;
+    UndoInfo u;
+    next.do_move(reply, u);
+    EXPECT_TRUE(test::forces_win_within(next, 3)) << move_to_iccs(r.best) << " " << move_to_iccs(reply);
   }
 }
 
@@ -101,9 +121,8 @@ TEST(Search, VisitCountsAddUpAndVirtualLossLeavesNoTrace) {
       if (!n.expanded || n.terminal) return;
       ++expanded;
       uint32_t sum = 0;
-      const Edge* e = search.tree().edges(n);
       for (int i = 0; i < n.num_edges; ++i)
-        if (e[i].child != kNoNode) sum += search.tree().node(e[i].child).visits;
+        if (search.tree().child_of(n, i) != kNoNode) sum += search.tree().node(search.tree().child_of(n, i)).visits;
       if (n.proven == Proven::NONE) {
         EXPECT_EQ(n.visits, sum + 1);
       }
@@ -203,7 +222,33 @@ TEST(Search, TerminalRootIsDoneAtOnce) {
 
 TEST(Search, NodesAndEdgesAreCompact) {
   EXPECT_LE(sizeof(Node), 64u);
-  EXPECT_EQ(sizeof(Edge), 8u);
+  EXPECT_LE(kInnerEdgeBytes, 8u);
+  // A search's tree costs what its pools hold: nodes, 2 bytes per edge, 4 more per edge of
+  // inner nodes.
+  Game game;
+  nn::TestEvaluator evaluator(3);
+  Search search(SearchParams(), 1);
+  search.run(game, evaluator, 2000, false, 8);
+  const Tree& t = search.tree();
+  EXPECT_GE(t.node_count(), 1500u);
+  EXPECT_LE(t.memory_bytes(), (t.node_count() + 1) * sizeof(Node) + t.edge_count() * kInnerEdgeBytes + 4);
+}
+
+TEST(Search, EdgesFollowTheCanonicalMoveOrder) {
+  // Children record the move leading to them, which must be the canonical move of its edge.
+  Game game;
+  nn::TestEvaluator evaluator(4);
+  Search search(SearchParams(), 2);
+  const SearchResult r = search.run(game, evaluator, 300, false, 4);
+  Move moves[MAX_MOVES];
+  const int n = canonical_moves(game.position(), moves);
+  const Tree& t = search.tree();
+  const Node& root = t.node(t.root());
+  ASSERT_EQ(root.num_edges, n);
+  for (int e = 0; e < n; ++e) {
+    EXPECT_EQ(r.moves[size_t(e)].move, moves[e]);
+    if (t.child_of(root, e) != kNoNode) EXPECT_EQ(Tree::move_of(t.node(t.child_of(root, e))), moves[e]);
+  }
 }
 
 }  // namespace

@@ -35,4 +35,29 @@ inline bool mates_in_two(Position pos, Move m) {
   return true;
 }
 
+// Can the side to move force a win (mate or stalemate of the opponent) within `moves` of
+// its own moves? A plain AND-OR search; only for tiny positions.
+inline bool forces_win_within(const Position& pos, int moves) {
+  if (moves <= 0) return false;
+  for (Move m : MoveList(pos)) {
+    Position after = pos;
+    UndoInfo u;
+    after.do_move(m, u);
+    MoveList replies(after);
+    if (replies.empty()) return true;
+    bool all = true;
+    for (Move r : replies) {
+      Position next = after;
+      UndoInfo v;
+      next.do_move(r, v);
+      if (!forces_win_within(next, moves - 1)) {
+        all = false;
+        break;
+      }
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
 }  // namespace xq::test
