@@ -91,6 +91,15 @@ struct Trainer::Impl {
     optimizer->step();
   }
 
+  // build_batch, moved to the trainer's device.
+  void device_batch(const std::vector<TrainingPosition>& batch, torch::Tensor& compact, torch::Tensor& policy,
+                    torch::Tensor& wdl) const {
+    build_batch(batch, compact, policy, wdl);
+    compact = compact.to(device);
+    policy = policy.to(device);
+    wdl = wdl.to(device);
+  }
+
   void set_learning_rate(double lr) {
     for (auto& group : optimizer->param_groups()) {
       if (config.optimizer() == "adamw")
@@ -143,10 +152,7 @@ double Trainer::learning_rate_at(int64_t step) const {
 StepLosses Trainer::step(const std::vector<TrainingPosition>& batch, bool with_regularisation) {
   Impl& m = *impl_;
   torch::Tensor compact, policy_target, wdl_target;
-  m.build_batch(batch, compact, policy_target, wdl_target);
-  compact = compact.to(m.device);
-  policy_target = policy_target.to(m.device);
-  wdl_target = wdl_target.to(m.device);
+  m.device_batch(batch, compact, policy_target, wdl_target);
   const double lr = learning_rate_at(m.step);
   m.set_learning_rate(lr);
 
@@ -214,10 +220,7 @@ void Trainer::load(const std::string& path, std::mt19937_64& rng) {
 double Trainer::raw_throughput(const std::vector<TrainingPosition>& batch, double seconds) {
   Impl& m = *impl_;
   torch::Tensor compact, policy_target, wdl_target;
-  m.build_batch(batch, compact, policy_target, wdl_target);
-  compact = compact.to(m.device);
-  policy_target = policy_target.to(m.device);
-  wdl_target = wdl_target.to(m.device);
+  m.device_batch(batch, compact, policy_target, wdl_target);
   // The same computation as step() on the same tensors, without data preparation. The
   // weights change, as in training; the caller's trainer is not used afterwards.
   const auto start = std::chrono::steady_clock::now();
