@@ -451,24 +451,7 @@ SearchResult Search::result() const {
     }
   }
   out.best = out.moves[size_t(best)].move;
-  // Principal variation: the chosen move, then most visited children.
-  NodeId n = tree_.child_of(r, best);
-  out.pv.push_back(out.best);
-  while (n != kNoNode && out.pv.size() < 64) {
-    const Node& node = tree_.node(n);
-    NodeId pick = kNoNode;
-    uint32_t most = 0;
-    for (int e = 0; e < node.num_edges; ++e) {
-      const NodeId c = tree_.child_of(node, e);
-      if (c != kNoNode && tree_.node(c).visits > most) {
-        most = tree_.node(c).visits;
-        pick = c;
-      }
-    }
-    if (pick == kNoNode) break;
-    out.pv.push_back(Tree::move_of(tree_.node(pick)));
-    n = pick;
-  }
+  out.pv = tree_.principal_variation(out.best);
   return out;
 }
 

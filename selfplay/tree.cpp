@@ -45,6 +45,28 @@ NodeId Tree::child(NodeId n, int e, Move m) {
   return children_[slot];
 }
 
+std::vector<Move> Tree::principal_variation(Move first) const {
+  std::vector<Move> pv{first};
+  const Node& r = nodes_[root_];
+  NodeId n = kNoNode;
+  for (int e = 0; e < r.num_edges; ++e)
+    if (const NodeId c = child_of(r, e); c != kNoNode && nodes_[c].move == first.raw()) n = c;
+  while (n != kNoNode && pv.size() < 64) {
+    const Node& node = nodes_[n];
+    NodeId pick = kNoNode;
+    uint32_t most = 0;
+    for (int e = 0; e < node.num_edges; ++e)
+      if (const NodeId c = child_of(node, e); c != kNoNode && nodes_[c].visits > most) {
+        most = nodes_[c].visits;
+        pick = c;
+      }
+    if (pick == kNoNode) break;
+    pv.push_back(move_of(nodes_[pick]));
+    n = pick;
+  }
+  return pv;
+}
+
 bool Tree::advance(Move move) {
   const Node& r = nodes_[root_];
   NodeId keep = kNoNode;

@@ -81,6 +81,9 @@ class Tree {
   // no such visited child.
   bool advance(Move move);
 
+  // `first` (a root move), then the most visited child at each step, at most 64 moves.
+  std::vector<Move> principal_variation(Move first) const;
+
   size_t node_count() const { return nodes_.size() - 1; }
   size_t edge_count() const { return priors_.size(); }
   // Bytes in use by nodes, priors and child ids (not counting spare vector capacity).

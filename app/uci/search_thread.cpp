@@ -68,29 +68,6 @@ void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) 
   }
 }
 
-// The line after `first` in `tree`: the most visited child at each step.
-std::vector<Move> principal_variation(const Tree& tree, Move first) {
-  std::vector<Move> pv{first};
-  const Node& r = tree.node(tree.root());
-  NodeId n = kNoNode;
-  for (int e = 0; e < r.num_edges; ++e)
-    if (const NodeId c = tree.child_of(r, e); c != kNoNode && tree.node(c).move == first.raw()) n = c;
-  while (n != kNoNode && pv.size() < 64) {
-    const Node& node = tree.node(n);
-    NodeId pick = kNoNode;
-    uint32_t most = 0;
-    for (int e = 0; e < node.num_edges; ++e)
-      if (const NodeId c = tree.child_of(node, e); c != kNoNode && tree.node(c).visits > most) {
-        most = tree.node(c).visits;
-        pick = c;
-      }
-    if (pick == kNoNode) break;
-    pv.push_back(Tree::move_of(tree.node(pick)));
-    n = pick;
-  }
-  return pv;
-}
-
 }  // namespace
 
 DepthStats depth_stats(const Tree& tree) {
@@ -433,7 +410,7 @@ void SearchThread::report(bool final_report) {
       os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score cp " << cp;
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
       os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
-      const std::vector<Move> pv = principal_variation(w0.search.tree(), s.move);
+      const std::vector<Move> pv = w0.search.tree().principal_variation(s.move);
       for (const Move m : pv) os << " " << move_to_iccs(m);
       if (k == 0) best_pv = pv;
       out_(os.str());

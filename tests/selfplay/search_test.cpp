@@ -247,7 +247,9 @@ TEST(Search, EdgesFollowTheCanonicalMoveOrder) {
   ASSERT_EQ(root.num_edges, n);
   for (int e = 0; e < n; ++e) {
     EXPECT_EQ(r.moves[size_t(e)].move, moves[e]);
-    if (t.child_of(root, e) != kNoNode) EXPECT_EQ(Tree::move_of(t.node(t.child_of(root, e))), moves[e]);
+    if (t.child_of(root, e) != kNoNode) {
+      EXPECT_EQ(Tree::move_of(t.node(t.child_of(root, e))), moves[e]);
+    }
   }
 }
 
