@@ -79,7 +79,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
   if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
     return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
-  const Args args(argv, {"depth", "repeats", "config", "seconds", "threads"}, {});
+  const Args args(argv, {"depth", "repeats", "config", "seconds", "threads", "tree-visits", "algorithm"}, {});
   if (args.help()) {
     out << "usage: xqzero bench <name> [options]\n"
            "  movegen [--depth N] [--repeats R]   single-thread perft on three reference positions\n"
@@ -87,6 +87,9 @@ int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "  mcts [--config F] [--seconds S] [--threads T]\n"
            "                                      self-play search with the torch net (default: the\n"
            "                                      embedded config, 10 s) against the raw batched net\n"
+           "  mcts --tree-visits N [--algorithm puct|gumbel]\n"
+           "                                      tree memory of one N-visit search from the start\n"
+           "                                      position with the uniform evaluator (no net)\n"
            "  train [--config F] [--seconds S]    trainer samples/s with its data path against a bare\n"
            "                                      forward+backward loop (default: embedded config, 10 s)\n"
            "  nn [options]                        network and batching evaluator throughput\n"
@@ -98,6 +101,12 @@ int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (args.positional().size() > 1) throw UsageError("unexpected argument '" + args.positional()[1] + "'");
   if (name == "movegen") {
     bench::run_movegen_bench(out, int(args.get_int("depth", 5, 1, 6)), int(args.get_int("repeats", 3, 1, 100)));
+    return 0;
+  }
+  if (name == "mcts" && args.has("tree-visits")) {
+    const std::string algorithm = args.get("algorithm", "puct");
+    if (algorithm != "puct" && algorithm != "gumbel") throw UsageError("--algorithm must be puct or gumbel");
+    bench::run_tree_memory_bench(out, int(args.get_int("tree-visits", 1000000, 1, 100000000)), algorithm);
     return 0;
   }
   if (name == "mcts") {

@@ -5,10 +5,12 @@
 #include <ostream>
 #include <thread>
 
+#include "core/game.h"
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
+#include "selfplay/search.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
 
@@ -92,10 +94,38 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12.2f\n", "ratio search / raw", raw > 0 ? evals / raw : 0.0);
   out << line;
-  std::snprintf(line, sizeof line, "%-34s %12zu / %zu / %zu bytes\n", "tree node / leaf edge / inner edge",
-                sizeof(selfplay::Node), selfplay::kLeafEdgeBytes, selfplay::kInnerEdgeBytes);
+  std::snprintf(line, sizeof line, "%-34s %12zu / %zu bytes\n", "tree node / edge", sizeof(selfplay::Node),
+                selfplay::kEdgeBytes);
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12llu\n", "games finished", (unsigned long long)games_done);
+  out << line;
+}
+
+void run_tree_memory_bench(std::ostream& out, int visits, const std::string& algorithm) {
+  selfplay::SearchParams params;
+  params.algorithm = algorithm == "gumbel" ? selfplay::RootAlgorithm::GUMBEL : selfplay::RootAlgorithm::PUCT;
+  selfplay::Search search(params, 1);
+  Game game;
+  nn::UniformEvaluator uniform;
+  const selfplay::SearchResult r = search.run(game, uniform, visits, false, 16);
+  const selfplay::Tree& t = search.tree();
+  char line[256];
+  out << "tree memory: one " << (params.algorithm == selfplay::RootAlgorithm::GUMBEL ? "gumbel" : "puct")
+      << " search from the start position, uniform evaluator\n";
+  std::snprintf(line, sizeof line, "%-34s %12u\n", "root visits", r.visits);
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12zu\n", "nodes", t.node_count());
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12zu\n", "edges", t.edge_count());
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12zu  (%.1f MB)\n", "bytes in use", t.memory_bytes(),
+                double(t.memory_bytes()) / 1e6);
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12.1f\n", "bytes per node",
+                t.node_count() ? double(t.memory_bytes()) / double(t.node_count()) : 0.0);
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12.1f\n", "edges per node",
+                t.node_count() ? double(t.edge_count()) / double(t.node_count()) : 0.0);
   out << line;
 }
 

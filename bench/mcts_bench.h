@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <string>
 
 #include "config.pb.h"
 
@@ -14,5 +15,10 @@ namespace xq::bench {
 // simulations/s, leaf evaluations/s, batch fill, the ratio of the two throughputs, and the
 // tree's memory per node and edge.
 void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seconds);
+
+// `xqzero bench mcts --tree-visits N`: one search of `visits` visits from the start position
+// with the uniform evaluator (no network; PUCT or Gumbel as `algorithm` says), then the
+// tree's size: nodes, edges, bytes in use and bytes per node. Deterministic.
+void run_tree_memory_bench(std::ostream& out, int visits, const std::string& algorithm);
 
 }  // namespace xq::bench

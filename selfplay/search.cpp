@@ -13,6 +13,8 @@ Proven flip(Proven p) {
   return p == Proven::WIN ? Proven::LOSS : p == Proven::LOSS ? Proven::WIN : p;
 }
 
+uint16_t plies_after(int plies) { return uint16_t(std::min(plies + 1, 65535)); }
+
 }  // namespace
 
 Search::Search(const SearchParams& params, uint64_t seed) : params_(params), rng_(seed) {}
@@ -40,10 +42,25 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   }
 }
 
+bool Search::root_settled() const {
+  const Node& r = tree_.node(tree_.root());
+  if (r.terminal) return true;
+  if (r.proven == Proven::NONE) return false;
+  // Proven lost or drawn for the side to move: every root move is proven, nothing is left
+  // to search. Proven won: a shorter win may hide behind a root move not proven yet,
+  // unless the win is a mate in one.
+  if (r.proven != Proven::LOSS || r.proven_plies <= 1) return true;
+  NodeId kids[MAX_MOVES];
+  if (tree_.children_of(r, kids) < r.num_edges) return false;
+  for (int e = 0; e < r.num_edges; ++e)
+    if (tree_.node(kids[e]).proven == Proven::NONE) return false;
+  return true;
+}
+
 bool Search::done() const {
   if (n_pending_ > 0) return false;
+  if (root_settled()) return true;
   const Node& r = tree_.node(tree_.root());
-  if (r.terminal || r.proven != Proven::NONE) return true;
   if (r.expanded && r.num_edges == 1) return true;
   return r.visits >= uint32_t(budget_);
 }
@@ -53,10 +70,11 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
   if (int(pending_.size()) < max_leaves) pending_.resize(size_t(max_leaves));  // stable addresses below
   int collisions = 0;
   const NodeId root = tree_.root();
+  NodeId kids[MAX_MOVES];
   for (int i = 0; i < max_leaves; ++i) {
     {
       const Node& r = tree_.node(root);
-      if (r.terminal || r.proven != Proven::NONE) break;
+      if (r.terminal || (r.proven != Proven::NONE && root_settled())) break;
       if (r.expanded && r.num_edges == 1) break;
       if (r.visits + r.in_flight >= uint32_t(budget_)) break;
     }
@@ -97,8 +115,9 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         requests.push_back(p.input.request());
         break;
       }
-      const int e = select_child(n, n == root);
-      NodeId c = tree_.child_of(tree_.node(n), e);
+      tree_.children_of(tree_.node(n), kids);
+      const int e = select_child(n, n == root, kids);
+      NodeId c = kids[e];
       Move m;
       if (c != kNoNode) {
         m = Tree::move_of(tree_.node(c));
@@ -108,7 +127,7 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         assert(count == tree_.node(n).num_edges);
         (void)count;
         m = moves[e];
-        c = tree_.child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
+        c = tree_.add_child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
       }
       n = c;
       game.play(m);
@@ -168,25 +187,37 @@ void Search::backup(const std::vector<NodeId>& path, float value, float draw, bo
     ++n.visits;
     n.q += (v - n.q) / float(n.visits);
     n.d += (draw - n.d) / float(n.visits);
-    if (propagate && k + 1 < path.size() && n.proven == Proven::NONE) {
+    // The root may already be proven won for its side to move while the search looks for a
+    // shorter win (root_settled): a newly proven child can shorten its distance.
+    const bool open = n.proven == Proven::NONE || (k == 0 && n.proven == Proven::LOSS);
+    if (propagate && k + 1 < path.size() && open) {
       // MCTS-solver: a child proven won for the side to move here makes this node lost for
-      // its mover; all children proven makes it the best of them.
+      // its mover, in one ply more than the shortest such win; all children proven makes
+      // it the best of them for the side to move: a draw (the shortest), or a loss in one
+      // ply more than the longest loss.
       propagate = false;
+      int children = 0;
       bool unknown = false;
       int best = -1;  // for the side to move here: -1 loss, 0 draw, 1 win
-      for (int e = 0; e < n.num_edges && best < 1; ++e) {
-        const NodeId c = tree_.child_of(n, e);
-        if (c == kNoNode || tree_.node(c).proven == Proven::NONE) {
-          unknown = true;
-          continue;
+      int win_plies = 65535, draw_plies = 65535, loss_plies = 0;
+      for (NodeId c = n.first_child; c != kNoNode; c = tree_.node(c).next_sibling) {
+        ++children;
+        const Node& ch = tree_.node(c);
+        switch (ch.proven) {
+          case Proven::NONE: unknown = true; break;
+          case Proven::WIN: best = 1; win_plies = std::min(win_plies, int(ch.proven_plies)); break;
+          case Proven::DRAW: best = std::max(best, 0); draw_plies = std::min(draw_plies, int(ch.proven_plies)); break;
+          case Proven::LOSS: loss_plies = std::max(loss_plies, int(ch.proven_plies)); break;
         }
-        best = std::max(best, int(tree_.node(c).proven));
       }
+      unknown = unknown || children < n.num_edges;
       if (best == 1) {
         n.proven = Proven::LOSS;
+        n.proven_plies = plies_after(win_plies);
         propagate = true;
       } else if (!unknown && n.num_edges > 0) {
         n.proven = best == 0 ? Proven::DRAW : Proven::WIN;
+        n.proven_plies = plies_after(best == 0 ? draw_plies : loss_plies);
         propagate = true;
       }
     } else if (k + 1 < path.size()) {
@@ -200,30 +231,32 @@ void Search::revert(const std::vector<NodeId>& path) {
   for (NodeId id : path) --tree_.node(id).in_flight;
 }
 
-int Search::select_child(NodeId n, bool is_root) {
-  if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root() : select_gumbel_interior(n);
-  return select_puct(n, is_root);
+int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
+  // A root already proven won (still searched for a shorter win, root_settled): PUCT over
+  // the root moves not proven yet, for both algorithms.
+  if (is_root && tree_.node(n).proven != Proven::NONE) return select_puct(n, true, kids, true);
+  if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
+  return select_puct(n, is_root, kids, false);
 }
 
-int Search::select_puct(NodeId n, bool is_root) {
+int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven) {
   const Node& node = tree_.node(n);
   const uint32_t parent_visits = node.visits + node.in_flight;
   const float c = params_.c_puct_init + std::log((float(parent_visits) + params_.c_puct_base + 1.0f) / params_.c_puct_base);
   const float sqrt_n = std::sqrt(float(std::max<uint32_t>(parent_visits, 1)));
   float visited_mass = 0;
-  for (int e = 0; e < node.num_edges; ++e) {
-    const NodeId c = tree_.child_of(node, e);
-    if (c != kNoNode && tree_.node(c).visits > 0) visited_mass += tree_.prior(node, e);
-  }
+  for (int e = 0; e < node.num_edges; ++e)
+    if (const NodeId c = kids[e]; c != kNoNode && tree_.node(c).visits > 0) visited_mass += tree_.prior(node, e);
   const float parent_q = node.visits > 0 ? -node.q : 0.0f;
   const float fpu = parent_q - (is_root ? params_.fpu_reduction_root : params_.fpu_reduction) * std::sqrt(visited_mass);
-  int best = 0;
+  int best = -1;
   float best_score = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
     float q = fpu;
     uint32_t nc = 0;
-    if (const NodeId c = tree_.child_of(node, e); c != kNoNode) {
+    if (const NodeId c = kids[e]; c != kNoNode) {
       const Node& ch = tree_.node(c);
+      if (skip_proven && ch.proven != Proven::NONE) continue;
       if (ch.proven == Proven::WIN) return e;
       nc = ch.visits + ch.in_flight;
       if (ch.proven != Proven::NONE)
@@ -232,12 +265,12 @@ int Search::select_puct(NodeId n, bool is_root) {
         q = (ch.q * float(ch.visits) - float(ch.in_flight)) / float(nc);  // in-flight visits count as losses
     }
     const float score = q + c * tree_.prior(node, e) * sqrt_n / float(1 + nc);
-    if (score > best_score) {
+    if (best < 0 || score > best_score) {
       best_score = score;
       best = e;
     }
   }
-  return best;
+  return std::max(best, 0);
 }
 
 void Search::apply_root_noise() {
@@ -263,12 +296,12 @@ float Search::sigma(float q_normalized, uint32_t max_visits) const {
 // Q of each child of n for its side to move, normalised to [0, 1]; unvisited children get
 // the mixed value estimate of the paper (network value mixed with the visited children's
 // prior-weighted Q).
-std::vector<float> Search::completed_q(NodeId n, float* max_visits) const {
+std::vector<float> Search::completed_q(NodeId n, const NodeId* kids, float* max_visits) const {
   const Node& node = tree_.node(n);
   std::vector<float> out(node.num_edges, -1.0f);
   float sum_n = 0, sum_p = 0, sum_pq = 0, max_n = 0;
   for (int e = 0; e < node.num_edges; ++e) {
-    const NodeId c = tree_.child_of(node, e);
+    const NodeId c = kids[e];
     if (c == kNoNode) continue;
     const Node& ch = tree_.node(c);
     const uint32_t nv = ch.visits;
@@ -288,10 +321,10 @@ std::vector<float> Search::completed_q(NodeId n, float* max_visits) const {
   return out;
 }
 
-std::vector<float> Search::improved_policy(NodeId n) const {
+std::vector<float> Search::improved_policy(NodeId n, const NodeId* kids) const {
   const Node& node = tree_.node(n);
   float max_n = 0;
-  const std::vector<float> cq = completed_q(n, &max_n);
+  const std::vector<float> cq = completed_q(n, kids, &max_n);
   std::vector<float> out(node.num_edges);
   float hi = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
@@ -304,12 +337,12 @@ std::vector<float> Search::improved_policy(NodeId n) const {
   return out;
 }
 
-int Search::select_gumbel_interior(NodeId n) {
-  const std::vector<float> pi = improved_policy(n);
+int Search::select_gumbel_interior(NodeId n, const NodeId* kids) {
+  const std::vector<float> pi = improved_policy(n, kids);
   const Node& node = tree_.node(n);
   float total = 0;
   for (int e = 0; e < node.num_edges; ++e)
-    if (const NodeId c = tree_.child_of(node, e); c != kNoNode) {
+    if (const NodeId c = kids[e]; c != kNoNode) {
       const Node& ch = tree_.node(c);
       if (ch.proven == Proven::WIN) return e;
       total += float(ch.visits + ch.in_flight);
@@ -317,7 +350,7 @@ int Search::select_gumbel_interior(NodeId n) {
   int best = 0;
   float best_score = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
-    const NodeId c = tree_.child_of(node, e);
+    const NodeId c = kids[e];
     const float nv = c != kNoNode ? float(tree_.node(c).visits + tree_.node(c).in_flight) : 0;
     const float score = pi[size_t(e)] - nv / (1 + total);
     if (score > best_score) {
@@ -348,15 +381,15 @@ void Search::init_gumbel() {
   // The first phase's target is set on the first selection.
 }
 
-int Search::select_gumbel_root() {
+int Search::select_gumbel_root(const NodeId* kids) {
   const NodeId root = tree_.root();
   if (!gumbel_ready_) init_gumbel();
   auto visits_of = [&](int e) -> uint32_t {
-    const NodeId c = tree_.child_of(tree_.node(root), e);
+    const NodeId c = kids[e];
     return c == kNoNode ? 0 : tree_.node(c).visits + tree_.node(c).in_flight;
   };
   for (int e : candidates_) {
-    const NodeId c = tree_.child_of(tree_.node(root), e);
+    const NodeId c = kids[e];
     if (c != kNoNode && tree_.node(c).proven == Proven::WIN) return e;
   }
   for (int guard = 0; guard < 64; ++guard) {
@@ -374,7 +407,7 @@ int Search::select_gumbel_root() {
     // each survivor an equal share of what is left of the budget.
     if (phase_target_ > 0 && candidates_.size() > 1) {
       float max_n = 0;
-      const std::vector<float> cq = completed_q(root, &max_n);
+      const std::vector<float> cq = completed_q(root, kids, &max_n);
       const Node& r = tree_.node(root);
       auto score = [&](int e) {
         return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
@@ -405,31 +438,46 @@ SearchResult Search::result() const {
   if (r.proven == Proven::LOSS) out.value = 1;
   uint32_t total = 0;
   assert(!r.expanded || root_moves_.size() == r.num_edges);
+  NodeId kids[MAX_MOVES];
+  tree_.children_of(r, kids);
   for (int e = 0; e < r.num_edges && size_t(e) < root_moves_.size(); ++e) {
     RootMove m;
     m.move = root_moves_[size_t(e)];
     m.prior = tree_.prior(r, e);
-    if (const NodeId c = tree_.child_of(r, e); c != kNoNode) {
+    if (const NodeId c = kids[e]; c != kNoNode) {
       const Node& ch = tree_.node(c);
       m.visits = ch.visits;
       m.q = ch.proven != Proven::NONE ? proven_value(ch.proven) : ch.q;
       m.draw = ch.d;
       m.proven = ch.proven;
+      if (ch.proven != Proven::NONE) m.proven_plies = int(ch.proven_plies) + 1;
     }
     total += m.visits;
     out.moves.push_back(m);
   }
   if (out.moves.empty()) return out;
 
+  // A proven win is always the choice, the shortest one (then the most visited). A root
+  // proven lost or drawn (every move proven): the longest loss, or a draw.
   int best = -1;
-  for (int e = 0; e < int(out.moves.size()); ++e)  // a proven win is always the choice
-    if (out.moves[size_t(e)].proven == Proven::WIN) best = e;
+  auto better_proven = [&](const RootMove& a, const RootMove& b) {
+    if (a.proven != b.proven) return int(a.proven) > int(b.proven);
+    if (a.proven == Proven::WIN && a.proven_plies != b.proven_plies) return a.proven_plies < b.proven_plies;
+    if (a.proven == Proven::LOSS && a.proven_plies != b.proven_plies) return a.proven_plies > b.proven_plies;
+    return a.visits > b.visits;
+  };
+  const bool all_proven = r.proven == Proven::WIN || r.proven == Proven::DRAW;
+  for (int e = 0; e < int(out.moves.size()); ++e) {
+    const RootMove& m = out.moves[size_t(e)];
+    if (m.proven == Proven::WIN || (all_proven && m.proven != Proven::NONE))
+      if (best < 0 || better_proven(m, out.moves[size_t(best)])) best = e;
+  }
   if (params_.algorithm == RootAlgorithm::GUMBEL && gumbel_ready_) {
-    const std::vector<float> pi = improved_policy(root);
+    const std::vector<float> pi = improved_policy(root, kids);
     for (int e = 0; e < r.num_edges; ++e) out.moves[size_t(e)].target = pi[size_t(e)];
     if (best < 0 && !candidates_.empty()) {
       float max_n = 0;
-      const std::vector<float> cq = completed_q(root, &max_n);
+      const std::vector<float> cq = completed_q(root, kids, &max_n);
       float best_score = -std::numeric_limits<float>::infinity();
       for (int e : candidates_) {
         const float s = gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
@@ -451,6 +499,7 @@ SearchResult Search::result() const {
     }
   }
   out.best = out.moves[size_t(best)].move;
+  if (r.proven != Proven::NONE) out.proven_plies = out.moves[size_t(best)].proven_plies;
   out.pv = tree_.principal_variation(out.best);
   return out;
 }

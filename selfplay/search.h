@@ -19,7 +19,11 @@
 //    policy softmax(logits + sigma(completed Q)) as training target, and the deterministic
 //    improved-policy selection below the root.
 // Both back up W/D/L means, judge terminal nodes with the game's rules (mate, stalemate,
-// repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver).
+// repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver) with
+// their length in plies. The final choice is the shortest proven win (the longest proven
+// loss when every move loses); a root proven won by a longer win than a mate in one is
+// searched on (PUCT over its unproven moves, either algorithm) until the budget is spent or
+// every root move is proven, so that a shorter win is found when there is one.
 #pragma once
 
 #include <cstdint>
@@ -56,6 +60,7 @@ struct RootMove {
   float q = 0;       // mean (win - loss) for the side to move at the root
   float draw = 0;    // mean draw probability
   Proven proven = Proven::NONE;  // proven outcome for the side to move at the root
+  int proven_plies = 0;          // with proven: plies from the root to the proven end
   float target = 0;  // training target weight (visits share, or the Gumbel improved policy)
 };
 
@@ -66,6 +71,7 @@ struct SearchResult {
   float draw = 0;                // root mean draw probability
   uint32_t visits = 0;           // root visits
   Proven proven = Proven::NONE;  // for the side to move at the root
+  int proven_plies = 0;          // with proven: plies to the proven end, through `best`
   std::vector<Move> pv;          // most visited line
 };
 
@@ -109,18 +115,20 @@ class Search {
     std::vector<NodeId> path;
     nn::EvalInput input;
   };
-  int select_child(NodeId n, bool is_root);
-  int select_puct(NodeId n, bool is_root);
-  int select_gumbel_interior(NodeId n);
-  int select_gumbel_root();
+  // `kids`: the child behind each edge of n (Tree::children_of).
+  int select_child(NodeId n, bool is_root, const NodeId* kids);
+  int select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven);
+  int select_gumbel_interior(NodeId n, const NodeId* kids);
+  int select_gumbel_root(const NodeId* kids);
+  bool root_settled() const;
   void expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& result);
   void backup(const std::vector<NodeId>& path, float value, float draw, bool proven_leaf);
   void revert(const std::vector<NodeId>& path);
   void apply_root_noise();
   void init_gumbel();
   float sigma(float q_normalized, uint32_t max_visits) const;
-  std::vector<float> completed_q(NodeId n, float* max_visits) const;
-  std::vector<float> improved_policy(NodeId n) const;
+  std::vector<float> completed_q(NodeId n, const NodeId* kids, float* max_visits) const;
+  std::vector<float> improved_policy(NodeId n, const NodeId* kids) const;
   static float proven_value(Proven p) { return p == Proven::WIN ? 1.0f : p == Proven::LOSS ? -1.0f : 0.0f; }
 
   SearchParams params_;

@@ -16,50 +16,46 @@ int canonical_moves(const Position& pos, Move* out) {
 void Tree::clear() {
   nodes_.clear();
   priors_.clear();
-  children_.clear();
-  nodes_.emplace_back();     // sentinel for kNoNode
-  children_.push_back(0);    // so that children == 0 means "no child array"
+  nodes_.emplace_back();  // sentinel for kNoNode
   nodes_.emplace_back();
   root_ = NodeId(nodes_.size() - 1);
 }
 
 void Tree::add_edges(NodeId n, int count) {
+  if (priors_.size() + size_t(count) >= 0xFFFFFFF0u) throw std::length_error("search tree is full");
   nodes_[n].first_prior = uint32_t(priors_.size());
   nodes_[n].num_edges = uint16_t(count);
   priors_.resize(priors_.size() + size_t(count), 0);
 }
 
-NodeId Tree::child(NodeId n, int e, Move m) {
-  if (nodes_[n].children == 0) {
-    if (children_.size() + nodes_[n].num_edges >= 0xFFFFFFF0u) throw std::length_error("search tree is full");
-    nodes_[n].children = uint32_t(children_.size());
-    children_.resize(children_.size() + nodes_[n].num_edges, kNoNode);
-  }
-  const uint32_t slot = nodes_[n].children + uint32_t(e);
-  if (children_[slot] == kNoNode) {
-    if (nodes_.size() >= 0xFFFFFFF0u) throw std::length_error("search tree is full");
-    nodes_.emplace_back();
-    nodes_.back().move = m.raw();
-    children_[slot] = NodeId(nodes_.size() - 1);
-  }
-  return children_[slot];
+NodeId Tree::add_child(NodeId n, int e, Move m) {
+  if (nodes_.size() >= 0xFFFFFFF0u) throw std::length_error("search tree is full");
+  nodes_.emplace_back();  // may reallocate
+  const NodeId c = NodeId(nodes_.size() - 1);
+  Node& child = nodes_[c];
+  child.move = m.raw();
+  child.edge = uint8_t(e);
+  child.next_sibling = nodes_[n].first_child;
+  nodes_[n].first_child = c;
+  return c;
 }
 
 std::vector<Move> Tree::principal_variation(Move first) const {
   std::vector<Move> pv{first};
-  const Node& r = nodes_[root_];
   NodeId n = kNoNode;
-  for (int e = 0; e < r.num_edges; ++e)
-    if (const NodeId c = child_of(r, e); c != kNoNode && nodes_[c].move == first.raw()) n = c;
+  for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
+    if (nodes_[c].move == first.raw()) n = c;
   while (n != kNoNode && pv.size() < 64) {
-    const Node& node = nodes_[n];
+    // The most visited child; among equals the lowest edge, as a walk over edges would pick.
     NodeId pick = kNoNode;
     uint32_t most = 0;
-    for (int e = 0; e < node.num_edges; ++e)
-      if (const NodeId c = child_of(node, e); c != kNoNode && nodes_[c].visits > most) {
-        most = nodes_[c].visits;
+    for (NodeId c = nodes_[n].first_child; c != kNoNode; c = nodes_[c].next_sibling) {
+      const Node& ch = nodes_[c];
+      if (ch.visits > most || (ch.visits == most && most > 0 && ch.edge < nodes_[pick].edge)) {
+        most = ch.visits;
         pick = c;
       }
+    }
     if (pick == kNoNode) break;
     pv.push_back(move_of(nodes_[pick]));
     n = pick;
@@ -68,46 +64,38 @@ std::vector<Move> Tree::principal_variation(Move first) const {
 }
 
 bool Tree::advance(Move move) {
-  const Node& r = nodes_[root_];
   NodeId keep = kNoNode;
-  for (int e = 0; e < r.num_edges && r.children; ++e) {
-    const NodeId c = children_[r.children + uint32_t(e)];
-    if (c != kNoNode && nodes_[c].move == move.raw()) keep = c;
-  }
+  for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
+    if (nodes_[c].move == move.raw()) keep = c;
   if (keep == kNoNode || nodes_[keep].visits == 0) {
     clear();
     nodes_[root_].move = move.raw();
     return false;
   }
-  // Copy the kept subtree breadth-first into fresh pools.
+  // Copy the kept subtree breadth-first into fresh pools; each node's children are copied
+  // together, in list order, so the links are rebuilt as the copies are made.
   std::vector<Node> nodes;
   std::vector<uint16_t> priors;
-  std::vector<NodeId> children{0};
   nodes.reserve(nodes_.size());
   priors.reserve(priors_.size());
-  children.reserve(children_.size());
   nodes.emplace_back();
   nodes.push_back(nodes_[keep]);
+  nodes.back().next_sibling = kNoNode;
+  nodes.back().edge = 0;  // a root is no parent's child
   for (size_t i = 1; i < nodes.size(); ++i) {
-    const uint32_t old_prior = nodes[i].first_prior, old_children = nodes[i].children;
-    const int num_edges = nodes[i].num_edges;
+    const uint32_t old_prior = nodes[i].first_prior;
     nodes[i].first_prior = uint32_t(priors.size());
-    priors.insert(priors.end(), priors_.begin() + old_prior, priors_.begin() + old_prior + num_edges);
-    if (old_children == 0) continue;
-    nodes[i].children = uint32_t(children.size());
-    for (int e = 0; e < num_edges; ++e) {
-      const NodeId c = children_[old_children + uint32_t(e)];
-      if (c == kNoNode) {
-        children.push_back(kNoNode);
-      } else {
-        nodes.push_back(nodes_[c]);
-        children.push_back(NodeId(nodes.size() - 1));
-      }
+    priors.insert(priors.end(), priors_.begin() + old_prior, priors_.begin() + old_prior + nodes[i].num_edges);
+    NodeId* link = &nodes[i].first_child;  // nodes is reserved: no reallocation below
+    for (NodeId c = *link; c != kNoNode; c = nodes_[c].next_sibling) {
+      nodes.push_back(nodes_[c]);
+      *link = NodeId(nodes.size() - 1);
+      link = &nodes.back().next_sibling;
     }
+    *link = kNoNode;
   }
   nodes_.swap(nodes);
   priors_.swap(priors);
-  children_.swap(children);
   root_ = 1;
   return true;
 }

@@ -33,6 +33,7 @@ struct RootStat {
   uint32_t visits = 0;
   double q_sum = 0, d_sum = 0;
   Proven proven = Proven::NONE;  // for the side to move at the root (the mover into the child)
+  int proven_plies = 0;          // with proven: plies from the root to the proven end
   double q() const { return visits ? q_sum / visits : 0.0; }
   double d() const { return visits ? d_sum / visits : 0.0; }
 };
@@ -49,6 +50,7 @@ std::vector<RootStat> root_stats(const selfplay::Search& search) {
     s.q_sum = double(m.q) * m.visits;
     s.d_sum = double(m.draw) * m.visits;
     s.proven = m.proven;
+    s.proven_plies = m.proven_plies;
     out.push_back(s);
   }
   return out;
@@ -64,7 +66,12 @@ void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) 
     it->visits += f.visits;
     it->q_sum += f.q_sum;
     it->d_sum += f.d_sum;
-    if (it->proven == Proven::NONE) it->proven = f.proven;
+    if (it->proven == Proven::NONE) {
+      it->proven = f.proven;
+      it->proven_plies = f.proven_plies;
+    } else if (it->proven == Proven::WIN && f.proven == Proven::WIN) {
+      it->proven_plies = std::min(it->proven_plies, f.proven_plies);
+    }
   }
 }
 
@@ -86,8 +93,8 @@ DepthStats depth_stats(const Tree& tree) {
     if (depth > 0) sum += n.visits;
     out.max = std::max(out.max, depth);
     if (!n.expanded) continue;
-    for (int e = 0; e < n.num_edges; ++e)
-      if (const NodeId c = tree.child_of(n, e); c != kNoNode && tree.node(c).visits > 0) stack.push_back({c, depth + 1});
+    for (NodeId c = n.first_child; c != kNoNode; c = tree.node(c).next_sibling)
+      if (tree.node(c).visits > 0) stack.push_back({c, depth + 1});
   }
   out.average = sum / double(r.visits);
   return out;
@@ -346,10 +353,15 @@ void SearchThread::report(bool final_report) {
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
   const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
 
-  // The best move: a proven win, else (one worker) the search's own choice, else most visits.
+  // The best move: the shortest proven win, else (one worker) the search's own choice, else
+  // most visits.
   Move best;
+  int best_plies = INT_MAX;
   for (const RootStat& s : stats)
-    if (s.proven == Proven::WIN) best = s.move;
+    if (s.proven == Proven::WIN && s.proven_plies < best_plies) {
+      best = s.move;
+      best_plies = s.proven_plies;
+    }
   if (best.is_none() && n == 1 && !stats.empty()) best = w0.search.result().best;
   if (best.is_none()) {
     const RootStat* b = nullptr;

@@ -27,8 +27,7 @@ void for_each_node(const Tree& tree, const std::function<void(const Node&)>& f) 
     const Node& n = tree.node(stack.back());
     stack.pop_back();
     f(n);
-    for (int i = 0; i < n.num_edges; ++i)
-      if (tree.child_of(n, i) != kNoNode) stack.push_back(tree.child_of(n, i));
+    for (NodeId c = n.first_child; c != kNoNode; c = tree.node(c).next_sibling) stack.push_back(c);
   }
 }
 
@@ -44,38 +43,54 @@ TEST(Search, FindsTheOnlyMateInOne) {
     const SearchResult r = search.run(game, uniform, 400, false);
     EXPECT_EQ(move_to_iccs(r.best), "h6d6");
     EXPECT_EQ(r.proven, Proven::WIN);
+    EXPECT_EQ(r.proven_plies, 1);
     EXPECT_TRUE(test::mates_in_one(game.position(), r.best));
     EXPECT_EQ(game.ply(), 0) << "the game is returned to the root";
   }
 }
 
 TEST(Search, FindsAMateInTwo) {
-  Game game(kMateInTwo);
-  ASSERT_FALSE(test::has_mate_in_one(game.position()));
-  nn::UniformEvaluator uniform;
-  Search search(puct(), 2);
-  const SearchResult r = search.run(game, uniform, 3000, false);
-  EXPECT_TRUE(test::mates_in_two(game.position(), r.best)) << move_to_iccs(r.best);
-  EXPECT_EQ(r.proven, Proven::WIN);
+  // Both algorithms: the solver ranks proven wins by length and a root proven won by a
+  // longer win is searched on, so Gumbel's halving proving a longer forced win first does
+  // not keep it from the mate in two.
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game(kMateInTwo);
+    ASSERT_FALSE(test::has_mate_in_one(game.position()));
+    nn::UniformEvaluator uniform;
+    Search search(params, 2);
+    const SearchResult r = search.run(game, uniform, 3000, false);
+    EXPECT_TRUE(test::mates_in_two(game.position(), r.best)) << move_to_iccs(r.best);
+    EXPECT_EQ(r.proven, Proven::WIN);
+    EXPECT_EQ(r.proven_plies, 3);
+    for (const RootMove& m : r.moves)
+      if (m.proven == Proven::WIN) {
+        EXPECT_GE(m.proven_plies, r.proven_plies) << move_to_iccs(m.move);
+      }
+  }
 }
 
-TEST(Search, GumbelProvesTheForcedWin) {
-  // The solver stops at the first proof and does not rank wins by length, so Gumbel's
-  // halving may prove a longer forced win first; the chosen move must still force a win.
-  Game game(kMateInTwo);
-  nn::UniformEvaluator uniform;
-  Search search(gumbel(), 2);
-  const SearchResult r = search.run(game, uniform, 3000, false);
-  EXPECT_EQ(r.proven, Proven::WIN);
-  Position after = game.position();
-  UndoInfo undo;
-  after.do_move(r.best, undo);
-  // After the move, every reply still leaves Red a forced win within three more moves.
-  for (Move reply : MoveList(after)) {
-    Position next = after;
+TEST(Search, ResistsLongestWhenLost) {
+  // Black to move is lost with either of its two moves: one allows a mate in one, the other
+  // only a forced win in two. The choice is the longer defence.
+  const char* fen = "3k5/4CR3/9/9/9/9/9/4K4/9/9 b";
+  Game game(fen);
+  ASSERT_EQ(MoveList(game.position()).size(), 2);
+  Move slow;
+  for (Move m : MoveList(game.position())) {
+    Position after = game.position();
     UndoInfo u;
-    next.do_move(reply, u);
-    EXPECT_TRUE(test::forces_win_within(next, 3)) << move_to_iccs(r.best) << " " << move_to_iccs(reply);
+    after.do_move(m, u);
+    if (!test::has_mate_in_one(after)) slow = m;
+  }
+  ASSERT_FALSE(slow.is_none());
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    nn::UniformEvaluator uniform;
+    Search search(params, 3);
+    const SearchResult r = search.run(game, uniform, 20000, false);
+    EXPECT_EQ(r.proven, Proven::LOSS);
+    EXPECT_EQ(move_to_iccs(r.best), move_to_iccs(slow));
+    EXPECT_EQ(r.proven_plies, 4);
+    for (const RootMove& m : r.moves) EXPECT_EQ(m.proven_plies, m.move == slow ? 4 : 2) << move_to_iccs(m.move);
   }
 }
 
@@ -121,8 +136,8 @@ TEST(Search, VisitCountsAddUpAndVirtualLossLeavesNoTrace) {
       if (!n.expanded || n.terminal) return;
       ++expanded;
       uint32_t sum = 0;
-      for (int i = 0; i < n.num_edges; ++i)
-        if (search.tree().child_of(n, i) != kNoNode) sum += search.tree().node(search.tree().child_of(n, i)).visits;
+      for (NodeId c = n.first_child; c != kNoNode; c = search.tree().node(c).next_sibling)
+        sum += search.tree().node(c).visits;
       if (n.proven == Proven::NONE) {
         EXPECT_EQ(n.visits, sum + 1);
       }
@@ -221,17 +236,104 @@ TEST(Search, TerminalRootIsDoneAtOnce) {
 }
 
 TEST(Search, NodesAndEdgesAreCompact) {
-  EXPECT_LE(sizeof(Node), 64u);
-  EXPECT_LE(kInnerEdgeBytes, 8u);
-  // A search's tree costs what its pools hold: nodes, 2 bytes per edge, 4 more per edge of
-  // inner nodes.
+  EXPECT_LE(sizeof(Node), 44u);
+  EXPECT_EQ(kEdgeBytes, 2u);
+  // A search's tree costs what its pools hold: nodes (the sentinel included) and 2 bytes
+  // per edge, nothing per child.
   Game game;
   nn::TestEvaluator evaluator(3);
   Search search(SearchParams(), 1);
   search.run(game, evaluator, 2000, false, 8);
   const Tree& t = search.tree();
   EXPECT_GE(t.node_count(), 1500u);
-  EXPECT_LE(t.memory_bytes(), (t.node_count() + 1) * sizeof(Node) + t.edge_count() * kInnerEdgeBytes + 4);
+  EXPECT_EQ(t.memory_bytes(), (t.node_count() + 1) * sizeof(Node) + t.edge_count() * kEdgeBytes);
+}
+
+// Checks the whole tree below the root of `search` (at `game`'s position): every node is
+// reached once, children have distinct edges whose canonical move they record, visit counts
+// add up, nothing is left in flight, and the pools hold exactly the reachable nodes and
+// their edges. Returns the number of nodes.
+size_t check_tree(const Search& search, Game& game) {
+  const Tree& t = search.tree();
+  size_t nodes = 0, edges = 0;
+  std::function<void(NodeId)> walk = [&](NodeId id) {
+    const Node& n = t.node(id);
+    ++nodes;
+    edges += n.num_edges;
+    EXPECT_EQ(n.in_flight, 0u);
+    EXPECT_EQ(n.pending, 0);
+    if (!n.expanded || n.terminal) {
+      EXPECT_EQ(n.first_child, kNoNode);
+      return;
+    }
+    Move moves[MAX_MOVES];
+    EXPECT_EQ(canonical_moves(game.position(), moves), n.num_edges);
+    NodeId kids[MAX_MOVES];
+    const int count = t.children_of(n, kids);
+    int seen = 0;
+    uint32_t sum = 0;
+    for (int e = 0; e < n.num_edges; ++e) {
+      if (kids[e] == kNoNode) continue;
+      ++seen;
+      const Node& c = t.node(kids[e]);
+      EXPECT_EQ(Tree::edge_of(c), e);
+      EXPECT_EQ(t.child_of(n, e), kids[e]);
+      EXPECT_EQ(Tree::move_of(c), moves[e]);
+      sum += c.visits;
+      game.play(moves[e]);
+      walk(kids[e]);
+      game.undo();
+    }
+    EXPECT_EQ(seen, count) << "two children on one edge";
+    if (n.proven == Proven::NONE) {
+      EXPECT_EQ(n.visits, sum + 1);
+    }
+  };
+  walk(t.root());
+  EXPECT_EQ(nodes, t.node_count()) << "every node is reachable from the root";
+  EXPECT_EQ(edges, t.edge_count());
+  EXPECT_EQ(t.memory_bytes(), (t.node_count() + 1) * sizeof(Node) + t.edge_count() * kEdgeBytes);
+  return nodes;
+}
+
+TEST(Search, LargeTreeIsConsistentAndSurvivesReuse) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game;
+    nn::UniformEvaluator uniform;
+    Search search(params, 12);
+    const SearchResult r = search.run(game, uniform, 20000, false, 16);
+    EXPECT_GE(r.visits, 20000u);
+    uint32_t child_sum = 0;
+    for (const RootMove& m : r.moves) child_sum += m.visits;
+    EXPECT_EQ(r.visits, child_sum + 1);
+    const size_t nodes = check_tree(search, game);
+    EXPECT_GE(nodes, 15000u);
+    // About 40 moves a position: a node with its edges costs well under 64 + 8 * 40 bytes.
+    EXPECT_LT(search.tree().memory_bytes(), nodes * (sizeof(Node) + 2 * 48));
+
+    // Tree reuse keeps exactly the chosen move's subtree, with its visits.
+    const Tree& t = search.tree();
+    const NodeId kept = t.child_of(t.node(t.root()), [&] {
+      for (int e = 0; e < int(r.moves.size()); ++e)
+        if (r.moves[size_t(e)].move == r.best) return e;
+      return -1;
+    }());
+    ASSERT_NE(kept, kNoNode);
+    const uint32_t kept_visits = t.node(kept).visits;
+    size_t kept_nodes = 0;
+    std::function<void(NodeId)> count = [&](NodeId id) {
+      ++kept_nodes;
+      for (NodeId c = t.node(id).first_child; c != kNoNode; c = t.node(c).next_sibling) count(c);
+    };
+    count(kept);
+    search.advance(r.best);
+    game.play(r.best);
+    EXPECT_EQ(search.tree().node(search.tree().root()).visits, kept_visits);
+    EXPECT_EQ(check_tree(search, game), kept_nodes);
+    const SearchResult next = search.run(game, uniform, 20000, false, 16);
+    EXPECT_GE(next.visits, 20000u);
+    check_tree(search, game);
+  }
 }
 
 TEST(Search, EdgesFollowTheCanonicalMoveOrder) {
@@ -247,8 +349,9 @@ TEST(Search, EdgesFollowTheCanonicalMoveOrder) {
   ASSERT_EQ(root.num_edges, n);
   for (int e = 0; e < n; ++e) {
     EXPECT_EQ(r.moves[size_t(e)].move, moves[e]);
-    if (t.child_of(root, e) != kNoNode) {
-      EXPECT_EQ(Tree::move_of(t.node(t.child_of(root, e))), moves[e]);
+    if (const NodeId c = t.child_of(root, e); c != kNoNode) {
+      EXPECT_EQ(Tree::move_of(t.node(c)), moves[e]);
+      EXPECT_EQ(Tree::edge_of(t.node(c)), e);
     }
   }
 }
