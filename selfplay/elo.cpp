@@ -32,11 +32,14 @@ EloEstimate estimate_elo(int64_t wins, int64_t draws, int64_t losses) {
     return e;
   }
   const double N = double(n);
-  const double w = double(wins) / N, d = double(draws) / N, l = double(losses) / N;
-  const double s = w + 0.5 * d;
+  const double s = (double(wins) + 0.5 * double(draws)) / N;
   e.score = s;
   e.elo = elo_from_score(s);
-  const double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / N;
+  // Outcome fractions with one pseudo-game of each outcome, for the variance only.
+  const double M = N + 3;
+  const double w = double(wins + 1) / M, d = double(draws + 1) / M, l = double(losses + 1) / M;
+  const double m = w + 0.5 * d;
+  const double var = (w * (1 - m) * (1 - m) + d * (0.5 - m) * (0.5 - m) + l * m * m) / N;
   const double half = kZ95 * std::sqrt(var);
   e.lower = elo_from_score(s - half);
   e.upper = elo_from_score(s + half);

@@ -2,11 +2,15 @@
 //
 // The score is s = (W + D/2) / N. The Elo difference is the logistic model's
 // -400 log10(1/s - 1). The interval comes from the standard error of the mean score per
-// game, using the observed trinomial (win 1, draw 1/2, loss 0):
-//   var = (w (1 - s)^2 + d (1/2 - s)^2 + l s^2) / N   (w, d, l: fractions of the games)
-// so s +- 1.96 sqrt(var) is mapped through the same logistic (the interval is asymmetric
-// in Elo; `margin` is half its width). A score of 0 or 1 has an infinite Elo difference;
-// interval bounds at or beyond 0 and 1 are infinite too.
+// game under a trinomial (win 1, draw 1/2, loss 0):
+//   var = (w (1 - m)^2 + d (1/2 - m)^2 + l m^2) / N,   m = w + d/2,
+// where w, d, l are the outcome fractions with one pseudo-game of each outcome added
+// (w = (W + 1) / (N + 3), ...; Laplace's rule). The pseudo-games only widen the variance
+// estimate: a match of nothing but draws (or wins) is not proof of zero uncertainty, and
+// with the raw fractions it would print a margin of 0. s +- 1.96 sqrt(var) is mapped through
+// the same logistic (the interval is asymmetric in Elo; `margin` is half its width). A score
+// of 0 or 1 has an infinite Elo difference; interval bounds at or beyond 0 and 1 are
+// infinite too.
 #pragma once
 
 #include <cstdint>
