@@ -46,14 +46,29 @@ std::vector<Move> Tree::principal_variation(Move first) const {
   for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
     if (nodes_[c].move == first.raw()) n = c;
   while (n != kNoNode && pv.size() < 64) {
-    // The most visited child; among equals the lowest edge, as a walk over edges would pick.
+    // In a proven node the line follows the proof: the shortest win for the side to move
+    // (the node is lost for the mover into it), or its longest defence (the node is won for
+    // the mover into it: every child is a proven loss). Otherwise, and as a fallback, the
+    // most visited child; among equals the lowest edge, as a walk over edges would pick.
+    const Proven proven = nodes_[n].proven;
     NodeId pick = kNoNode;
-    uint32_t most = 0;
     for (NodeId c = nodes_[n].first_child; c != kNoNode; c = nodes_[c].next_sibling) {
       const Node& ch = nodes_[c];
-      if (ch.visits > most || (ch.visits == most && most > 0 && ch.edge < nodes_[pick].edge)) {
-        most = ch.visits;
+      if (proven == Proven::LOSS && ch.proven == Proven::WIN &&
+          (pick == kNoNode || ch.proven_plies < nodes_[pick].proven_plies))
         pick = c;
+      if (proven == Proven::WIN && ch.proven == Proven::LOSS &&
+          (pick == kNoNode || ch.proven_plies > nodes_[pick].proven_plies))
+        pick = c;
+    }
+    uint32_t most = 0;
+    if (pick == kNoNode) {
+      for (NodeId c = nodes_[n].first_child; c != kNoNode; c = nodes_[c].next_sibling) {
+        const Node& ch = nodes_[c];
+        if (ch.visits > most || (ch.visits == most && most > 0 && ch.edge < nodes_[pick].edge)) {
+          most = ch.visits;
+          pick = c;
+        }
       }
     }
     if (pick == kNoNode) break;

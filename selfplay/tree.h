@@ -103,7 +103,8 @@ class Tree {
   // no such visited child.
   bool advance(Move move);
 
-  // `first` (a root move), then the most visited child at each step, at most 64 moves.
+  // `first` (a root move), then at each step the move of the proof where the node is proven
+  // (the shortest win, the longest defence), else the most visited child; at most 64 moves.
   std::vector<Move> principal_variation(Move first) const;
 
   size_t node_count() const { return nodes_.size() - 1; }

@@ -10,8 +10,11 @@
 //     v     0.10  0.25  0.50  0.75  0.90  0.95  1.00
 //     cp      15    39    93   209   446   681  1410
 //
-// (so "one pawn" is roughly a 0.5 expected-score margin). A proven result (MCTS-solver)
-// is reported as +-10000 (win/loss, beyond any unproven value) or 0 (draw).
+// (so "one pawn" is roughly a 0.5 expected-score margin). A proven win or loss
+// (MCTS-solver) is reported as `score mate N` in moves, as Pikafish does: N > 0 when the
+// side to move mates, N < 0 when it is mated, `mate 0` when it has no legal move; a proven
+// draw is `cp 0`. N comes from the solver's proven length in plies (mate_moves) and is an
+// upper bound on the shortest mate (the first proof found, shortened as the search goes on).
 // `wdl` is the W/D/L in permille, from v and the draw probability D: W = (1 - D + v) / 2,
 // L = (1 - D - v) / 2, rounded so the three sum to 1000.
 #pragma once
@@ -22,7 +25,9 @@
 
 namespace xq::app::uci {
 
-constexpr int kProvenCp = 10000;
+// Moves to mate from plies to the proven end: a mate delivered at ply 1, 3, 5 is in 1, 2, 3
+// moves; mated at ply 2, 4 is in 1, 2 moves.
+inline int mate_moves(int plies) { return std::max(1, (plies + 1) / 2); }
 
 inline int value_to_cp(float v) {
   const double x = std::clamp(double(v), -1.0, 1.0);

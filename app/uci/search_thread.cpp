@@ -174,7 +174,7 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   const MoveList legal(game.position());
   if (legal.empty()) {
     thread_ = std::thread([this] {
-      out_("info depth 0 score cp " + std::to_string(-kProvenCp));
+      out_("info depth 0 score mate 0");
       // Even without a move, an infinite or ponder search waits for stop.
       std::unique_lock<std::mutex> lock(wake_mutex_);
       wake_.wait(lock, [this] { return stop_.load() || (!infinite_.load() && !pondering_.load()); });
@@ -403,23 +403,23 @@ void SearchThread::report(bool final_report) {
     for (size_t k = 0; k < order.size(); ++k) {
       const RootStat& s = *order[k];
       if (s.visits == 0) continue;
-      int cp;
+      std::string score;
       std::array<int, 3> wdl;
       if (s.proven == Proven::WIN) {
-        cp = kProvenCp;
+        score = "mate " + std::to_string(mate_moves(s.proven_plies));
         wdl = {1000, 0, 0};
       } else if (s.proven == Proven::LOSS) {
-        cp = -kProvenCp;
+        score = "mate -" + std::to_string(mate_moves(s.proven_plies));
         wdl = {0, 0, 1000};
       } else if (s.proven == Proven::DRAW) {
-        cp = 0;
+        score = "cp 0";
         wdl = {0, 1000, 0};
       } else {
-        cp = value_to_cp(float(s.q()));
+        score = "cp " + std::to_string(value_to_cp(float(s.q())));
         wdl = wdl_permille(float(s.q()), float(s.d()));
       }
       std::ostringstream os;
-      os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score cp " << cp;
+      os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score " << score;
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
       os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
       const std::vector<Move> pv = w0.search.tree().principal_variation(s.move);

@@ -137,8 +137,38 @@ TEST(Uci, FindsMateInOneAndReportsIt) {
   EXPECT_EQ(bestmove(lines).first, "h6d6");  // the only move that wins at once
   const auto infos = with_prefix(lines, "info depth");
   ASSERT_FALSE(infos.empty());
-  EXPECT_EQ(field(infos.back(), "cp"), std::to_string(kProvenCp));
+  EXPECT_EQ(field(infos.back(), "mate"), "1") << infos.back();
+  EXPECT_EQ(field(infos.back(), "cp"), "") << infos.back();
   EXPECT_NE(infos.back().find(" wdl 1000 0 0 "), std::string::npos) << infos.back();
+}
+
+// The pv of an info line, played from `fen`: its length, and whether it ends the game (no
+// legal move: checkmate or stalemate, both lost in Xiangqi).
+std::pair<size_t, bool> play_pv(const std::string& fen, const std::string& info) {
+  Position pos = Position::from_fen(fen);
+  const std::string pv = info.substr(info.find(" pv ") + 4);
+  std::istringstream is(pv);
+  size_t n = 0;
+  for (std::string m; is >> m; ++n) {
+    UndoInfo u;
+    pos.do_move(parse_legal_move(pos, m), u);
+  }
+  return {n, MoveList(pos).empty()};
+}
+
+TEST(Uci, ReportsMateLengthsWithTheirLines) {
+  // Red mates in two moves (3 plies); the pv is that mate.
+  const std::string win = "3R5/9/5k3/9/9/9/9/1C7/3K5/9 w";
+  const auto infos = with_prefix(session("position fen " + win + "\ngo nodes 3000\n"), "info depth");
+  ASSERT_FALSE(infos.empty());
+  EXPECT_EQ(field(infos.back(), "mate"), "2") << infos.back();
+  EXPECT_EQ(play_pv(win, infos.back()), std::make_pair(size_t(3), true)) << infos.back();
+  // Black is mated in two (its longest defence; the other move allows a mate in one).
+  const std::string loss = "3k5/4CR3/9/9/9/9/9/4K4/9/9 b";
+  const auto lost = with_prefix(session("position fen " + loss + "\ngo nodes 3000\n"), "info depth");
+  ASSERT_FALSE(lost.empty());
+  EXPECT_EQ(field(lost.back(), "mate"), "-2") << lost.back();
+  EXPECT_EQ(play_pv(loss, lost.back()), std::make_pair(size_t(4), true)) << lost.back();
 }
 
 TEST(Uci, NoLegalMove) {
@@ -146,6 +176,8 @@ TEST(Uci, NoLegalMove) {
   const auto lines = session("position fen 1R1k5/R8/9/9/9/9/9/9/9/4K4 b\ngo nodes 10\n");
   EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "bestmove").back(), "bestmove (none)");
+  ASSERT_FALSE(with_prefix(lines, "info depth 0").empty());
+  EXPECT_EQ(field(with_prefix(lines, "info depth 0").back(), "mate"), "0");
 }
 
 TEST(Uci, MultiPvAndWdl) {
@@ -402,7 +434,10 @@ TEST(Score, CentipawnMapping) {
   EXPECT_EQ(value_to_cp(0.9f), 446);
   EXPECT_EQ(value_to_cp(1.0f), 1410);
   EXPECT_EQ(value_to_cp(2.0f), 1410);
-  EXPECT_LT(value_to_cp(1.0f), kProvenCp);
+  EXPECT_EQ(mate_moves(1), 1);
+  EXPECT_EQ(mate_moves(2), 1);
+  EXPECT_EQ(mate_moves(3), 2);
+  EXPECT_EQ(mate_moves(4), 2);
   for (float v = -1.0f; v < 0.99f; v += 0.01f) EXPECT_LE(value_to_cp(v), value_to_cp(v + 0.01f));
   const auto wdl = wdl_permille(0.2f, 0.5f);
   EXPECT_EQ(wdl[0], 350);
