@@ -58,37 +58,37 @@ class Player {
   virtual std::unique_ptr<Player> clone(uint64_t seed_offset) const = 0;
 };
 
-// Picks a uniformly random legal move.
-class RandomPlayer final : public Player {
+// A player whose only state is a seeded random generator; clones get derived seeds.
+template <class Derived>
+class SeededPlayer : public Player {
  public:
-  explicit RandomPlayer(uint64_t seed = 1) : seed_(seed), rng_(seed) {}
-  std::string name() const override { return "random"; }
-  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
+  explicit SeededPlayer(uint64_t seed) : seed_(seed), rng_(seed) {}
   std::unique_ptr<Player> clone(uint64_t seed_offset) const override {
-    return std::make_unique<RandomPlayer>(seed_ + seed_offset * 0x9E3779B97F4A7C15ull);
+    return std::make_unique<Derived>(seed_ + seed_offset * 0x9E3779B97F4A7C15ull);
   }
 
- private:
+ protected:
   uint64_t seed_;
   std::mt19937_64 rng_;
+};
+
+// Picks a uniformly random legal move.
+class RandomPlayer final : public SeededPlayer<RandomPlayer> {
+ public:
+  explicit RandomPlayer(uint64_t seed = 1) : SeededPlayer(seed) {}
+  std::string name() const override { return "random"; }
+  PlayerMove choose(const Game& game, const MoveLimits& limits) override;
 };
 
 // One ply of lookahead: a move that ends the game in the mover's favour (checkmate or
 // stalemate of the opponent) first, else the move that captures the most material
 // (chariot 9, cannon 4.5, horse 4, advisor 2, elephant 2, pawn 1 or 2 once across the river),
 // ties broken at random. It never looks at the reply, so it hangs pieces freely.
-class GreedyPlayer final : public Player {
+class GreedyPlayer final : public SeededPlayer<GreedyPlayer> {
  public:
-  explicit GreedyPlayer(uint64_t seed = 1) : seed_(seed), rng_(seed) {}
+  explicit GreedyPlayer(uint64_t seed = 1) : SeededPlayer(seed) {}
   std::string name() const override { return "greedy"; }
   PlayerMove choose(const Game& game, const MoveLimits& limits) override;
-  std::unique_ptr<Player> clone(uint64_t seed_offset) const override {
-    return std::make_unique<GreedyPlayer>(seed_ + seed_offset * 0x9E3779B97F4A7C15ull);
-  }
-
- private:
-  uint64_t seed_;
-  std::mt19937_64 rng_;
 };
 
 // Material value used by GreedyPlayer (king 0: capturing it never happens in legal play).

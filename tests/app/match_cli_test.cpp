@@ -1,6 +1,7 @@
 // `xqzero match` end to end: random against greedy, openings and game files, xqzero against
 // the built binary running as an external UCI engine, and usage errors.
 #include <gtest/gtest.h>
+#include "../nn/tiny_net.h"
 
 #include <unistd.h>
 
@@ -83,10 +84,7 @@ TEST(MatchCli, XqzeroAgainstItselfAsUciEngine) {
 }
 
 TEST(MatchCli, CheckpointPlayer) {
-  xqzero::NetworkConfig nc;
-  nc.set_blocks(1);
-  nc.set_channels(8);
-  nc.set_value_hidden(8);
+  const xqzero::NetworkConfig nc = ::xq::test::tiny_net_config();
   nn::Network net = nn::make_network(nc, 3);
   const std::string ckpt = temp_path("tiny.ckpt");
   nn::save_checkpoint(ckpt, net, 12, "match test");

@@ -2,6 +2,7 @@
 // of design §3, info lines, multipv, stop during infinite, perft, malformed commands, and
 // the time manager's budgets.
 #include <gtest/gtest.h>
+#include "../nn/tiny_net.h"
 
 #include <unistd.h>
 
@@ -320,10 +321,7 @@ TEST(Uci, BadWeightsFileFallsBackToUniform) {
 }
 
 TEST(Uci, SearchesWithATinyCheckpoint) {
-  xqzero::NetworkConfig nc;
-  nc.set_blocks(1);
-  nc.set_channels(8);
-  nc.set_value_hidden(8);
+  const xqzero::NetworkConfig nc = ::xq::test::tiny_net_config();
   nn::Network net = nn::make_network(nc, 7);
   const std::string path = testing::TempDir() + "uci_tiny_" + std::to_string(::getpid()) + ".ckpt";
   nn::save_checkpoint(path, net, 3, "uci test");

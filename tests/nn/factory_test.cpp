@@ -6,17 +6,12 @@
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
 #include "nn_test_util.h"
+#include "tiny_net.h"
 
 namespace xq::nn {
 namespace {
 
-xqzero::NetworkConfig tiny() {
-  xqzero::NetworkConfig c;
-  c.set_blocks(1);
-  c.set_channels(8);
-  c.set_value_hidden(16);
-  return c;
-}
+xqzero::NetworkConfig tiny() { return ::xq::test::tiny_net_config(); }
 
 std::string error_of(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc = tiny()) {
   try {

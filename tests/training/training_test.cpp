@@ -1,5 +1,6 @@
 // Training data, the replay window and the trainer.
 #include <gtest/gtest.h>
+#include "../nn/tiny_net.h"
 
 #include <filesystem>
 #include <fstream>
@@ -125,13 +126,7 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   fs::remove_all(dir);
 }
 
-xqzero::NetworkConfig tiny_net() {
-  xqzero::NetworkConfig n;
-  n.set_blocks(1);
-  n.set_channels(8);
-  n.set_value_hidden(16);
-  return n;
-}
+xqzero::NetworkConfig tiny_net() { return ::xq::test::tiny_net_config(); }
 
 xqzero::TrainingConfig cpu_training() {
   xqzero::TrainingConfig t;
