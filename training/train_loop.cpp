@@ -148,7 +148,6 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     out << "train: new run in " << run.string() << ", net " << nn::short_name(config.network()) << " on "
         << trainer.device_name() << "\n";
   }
-  const std::string first_checkpoint = (ckpt_dir / checkpoint_name(0)).string();
   std::string previous_eval_checkpoint = (ckpt_dir / latest).string();
   truncate_metrics(run / "metrics.jsonl", trainer.steps());
   Metrics metrics(run / "metrics.jsonl");
@@ -182,7 +181,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   sp.config_id = std::to_string(std::hash<std::string>()(config_text));
   selfplay::RecordWriter writer(games_dir.string(), "selfplay", config.selfplay().games_per_file());
   std::mutex sink_mutex;
-  int64_t games_this_run = 0;
+  std::atomic<int64_t> games_this_run{0};  // read by the console and metrics without the sink lock
   std::atomic<int64_t> positions_this_run{0};
   selfplay::SelfplayRunner runner(
       sp,
@@ -212,7 +211,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
 
   auto stats_json = [&] {
     const double games = double(st.games.load());
-    std::string j = ",\"games\":" + std::to_string(games_on_disk + games_this_run) +
+    std::string j = ",\"games\":" + std::to_string(games_on_disk + games_this_run.load()) +
                     ",\"positions\":" + std::to_string(window.total_added()) +
                     ",\"window\":" + std::to_string(window.window_size()) +
                     ",\"selfplay_positions_per_s\":" + json_number(double(st.moves.load()) / std::max(1e-9, elapsed())) +
@@ -232,7 +231,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     std::snprintf(line, sizeof line,
                   "train: %6.0fs step %lld | games %lld (%.1f plies avg) | targets %lld, window %lld | "
                   "samples/target %.2f | policy %.3f value %.3f | lr %.4g\n",
-                  elapsed(), (long long)trainer.steps(), (long long)(games_on_disk + games_this_run),
+                  elapsed(), (long long)trainer.steps(), (long long)(games_on_disk + games_this_run.load()),
                   games > 0 ? double(st.plies_sum.load()) / games : 0.0, (long long)window.total_added(),
                   (long long)window.window_size(),
                   double(trainer.samples_trained()) / std::max<double>(1, double(window.total_added())),
@@ -338,10 +337,9 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   }
   console(true);
   out << "train: stopped at step " << trainer.steps() << " after " << fmt("%.0f", elapsed()) << " s; "
-      << games_this_run << " games and " << positions_this_run.load() << " target positions this run; "
+      << games_this_run.load() << " games and " << positions_this_run.load() << " target positions this run; "
       << fmt("%.0f", double(trainer.samples_trained()) - start_samples) << " samples trained; latest " << latest
       << "\n";
-  (void)first_checkpoint;
   return exit_status;
 }
 
