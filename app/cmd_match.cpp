@@ -122,7 +122,6 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (args.has("openings")) options.openings = selfplay::load_openings(args.get("openings"));
 
   xqzero::Config config = load_config(args.get("config"));
-  validate_config(config);
   auto a = make_player("a", args, config, options.concurrency, options.seed);
   auto b = make_player("b", args, config, options.concurrency, options.seed + 7919);
 

@@ -126,11 +126,8 @@ PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
                              nn::Span<nn::EvalResult>(results.data(), results.size()));
       } catch (const std::exception& e) {
         // Leave the search consistent (nothing pending), forget the tree, and forfeit.
-        for (int i = 0; i < n; ++i) {
-          const int labels = std::max(1, requests[size_t(i)].n_labels);
-          results[size_t(i)].priors.assign(size_t(labels), 1.0f / float(labels));
-          results[size_t(i)].wdl = {1.0f / 3, 1.0f / 3, 1.0f / 3};
-        }
+        nn::UniformEvaluator().evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
+                                        nn::Span<nn::EvalResult>(results.data(), results.size()));
         search_.complete(results.data(), n);
         search_.reset();
         tree_valid_ = false;

@@ -74,7 +74,7 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
   for (int i = 0; i < max_leaves; ++i) {
     {
       const Node& r = tree_.node(root);
-      if (r.terminal || (r.proven != Proven::NONE && root_settled())) break;
+      if (root_settled()) break;
       if (r.expanded && r.num_edges == 1) break;
       if (r.visits + r.in_flight >= uint32_t(budget_)) break;
     }
@@ -122,11 +122,15 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
       if (c != kNoNode) {
         m = Tree::move_of(tree_.node(c));
       } else {  // a first visit: the edge's move is the e-th canonical legal move
-        Move moves[MAX_MOVES];
-        const int count = canonical_moves(game.position(), moves);
-        assert(count == tree_.node(n).num_edges);
-        (void)count;
-        m = moves[e];
+        if (n == root) {
+          m = root_moves_[size_t(e)];  // known since start_move
+        } else {
+          Move moves[MAX_MOVES];
+          const int count = canonical_moves(game.position(), moves);
+          assert(count == tree_.node(n).num_edges);
+          (void)count;
+          m = moves[e];
+        }
         c = tree_.add_child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
       }
       n = c;
@@ -440,7 +444,7 @@ SearchResult Search::result() const {
   assert(!r.expanded || root_moves_.size() == r.num_edges);
   NodeId kids[MAX_MOVES];
   tree_.children_of(r, kids);
-  for (int e = 0; e < r.num_edges && size_t(e) < root_moves_.size(); ++e) {
+  for (int e = 0; e < r.num_edges; ++e) {
     RootMove m;
     m.move = root_moves_[size_t(e)];
     m.prior = tree_.prior(r, e);

@@ -40,11 +40,15 @@ NodeId Tree::add_child(NodeId n, int e, Move m) {
   return c;
 }
 
+NodeId Tree::root_child_by_move(Move move) const {
+  for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
+    if (nodes_[c].move == move.raw()) return c;
+  return kNoNode;
+}
+
 std::vector<Move> Tree::principal_variation(Move first) const {
   std::vector<Move> pv{first};
-  NodeId n = kNoNode;
-  for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
-    if (nodes_[c].move == first.raw()) n = c;
+  NodeId n = root_child_by_move(first);
   while (n != kNoNode && pv.size() < 64) {
     // In a proven node the line follows the proof: the shortest win for the side to move
     // (the node is lost for the mover into it), or its longest defence (the node is won for
@@ -79,9 +83,7 @@ std::vector<Move> Tree::principal_variation(Move first) const {
 }
 
 bool Tree::advance(Move move) {
-  NodeId keep = kNoNode;
-  for (NodeId c = nodes_[root_].first_child; c != kNoNode; c = nodes_[c].next_sibling)
-    if (nodes_[c].move == move.raw()) keep = c;
+  const NodeId keep = root_child_by_move(move);
   if (keep == kNoNode || nodes_[keep].visits == 0) {
     clear();
     nodes_[root_].move = move.raw();

@@ -114,6 +114,9 @@ class Tree {
   size_t memory_bytes() const { return nodes_.size() * sizeof(Node) + priors_.size() * kEdgeBytes; }
 
  private:
+  // The root's child reached by `move`, or kNoNode.
+  NodeId root_child_by_move(Move move) const;
+
   std::vector<Node> nodes_;
   std::vector<uint16_t> priors_;
   NodeId root_ = kNoNode;

@@ -242,11 +242,8 @@ bool SearchThread::round(Worker& w) {
                            nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
     } catch (const std::exception& e) {
       // Keep the tree consistent (uniform answers for this round), report, and end the search.
-      for (int i = 0; i < n; ++i) {
-        const int labels = std::max(1, w.requests[size_t(i)].n_labels);
-        w.results[size_t(i)].priors.assign(size_t(labels), 1.0f / float(labels));
-        w.results[size_t(i)].wdl = {1.0f / 3, 1.0f / 3, 1.0f / 3};
-      }
+      nn::UniformEvaluator().evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
+                                      nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
       w.search.complete(w.results.data(), n);
       out_(std::string("info string evaluator error: ") + e.what());
       ++w.rounds;
