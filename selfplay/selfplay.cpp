@@ -19,6 +19,24 @@ void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& 
   }
 }
 
+double search_kl(const SearchResult& r) {
+  double kl = 0;
+  for (const RootMove& m : r.moves)
+    if (m.target > 0) kl += double(m.target) * std::log(double(m.target) / std::max(double(m.prior), 1e-9));
+  return std::max(0.0, kl);
+}
+
+Move choose_move(const SearchResult& r, float temperature, std::mt19937_64& rng) {
+  if (temperature <= 0 || r.proven == Proven::WIN || r.moves.empty()) return r.best;
+  std::vector<double> w;
+  w.reserve(r.moves.size());
+  for (const RootMove& m : r.moves) w.push_back(m.target > 0 ? std::pow(double(m.target), 1.0 / temperature) : 0.0);
+  double total = 0;
+  for (double x : w) total += x;
+  if (!(total > 0) || !std::isfinite(total)) return r.best;
+  return r.moves[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)].move;
+}
+
 SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& evaluator, GameSink sink)
     : options_(options), sink_(std::move(sink)) {
   // A non-owning handle: the caller keeps `evaluator` alive while the runner runs.
@@ -80,7 +98,7 @@ void SelfplayRunner::worker(int thread_index) {
 
   auto begin_move = [&](Slot& s) {
     s.full = unit(rng) < o.full_fraction;
-    s.search.start_move(s.game, s.full ? o.full_visits : o.fast_visits, s.full);
+    s.search.start_move(s.game, s.full ? o.full_visits : o.fast_visits, s.full || o.fast_exploration);
   };
   auto start_game = [&](Slot& s) {
     if (!claim_game()) {
@@ -117,6 +135,7 @@ void SelfplayRunner::worker(int thread_index) {
     if (st.result == Result::RED_WIN) ++stats_.red_wins;
     if (st.result == Result::BLACK_WIN) ++stats_.black_wins;
     if (st.result == Result::DRAW) ++stats_.draws;
+    ++stats_.terminations[int(st.reason)];
     if (s.no_resign) {
       ++stats_.no_resign_games;
       if (s.would_resign >= 0) {
@@ -134,25 +153,7 @@ void SelfplayRunner::worker(int thread_index) {
   auto play_move = [&](Slot& s) {
     const SearchResult r = s.search.result();
     const Color mover = s.game.side_to_move();
-    Move chosen = r.best;
-    if (o.search.algorithm == RootAlgorithm::PUCT && s.game.ply() < o.temperature_plies && o.temperature > 0 &&
-        r.proven != Proven::WIN) {
-      std::vector<double> w;
-      for (const RootMove& m : r.moves) w.push_back(m.visits > 0 ? std::pow(double(m.visits), 1.0 / o.temperature) : 0.0);
-      double total = 0;
-      for (double x : w) total += x;
-      if (total > 0) chosen = r.moves[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)].move;
-    }
-    xqzero::MoveRecord* mr = s.record.add_moves();
-    mr->set_move(move_to_iccs(chosen));
-    fill_policy_target(r, mover, *mr);
-    mr->set_root_value(r.value);
-    mr->set_root_draw(r.draw);
-    mr->set_training_target(s.full);
-    mr->set_visits(r.visits);
-    ++stats_.moves;
-    if (s.full) ++stats_.training_moves;
-    // Resignation.
+    // Resignation, decided before the move is recorded: a resigning side plays no move.
     if (o.resign_threshold > -1.0f) {
       int& streak = s.low_streak[mover];
       streak = r.value < o.resign_threshold ? streak + 1 : 0;
@@ -163,6 +164,20 @@ void SelfplayRunner::worker(int thread_index) {
         }
         if (s.would_resign < 0) s.would_resign = int(mover);
       }
+    }
+    const Move chosen = choose_move(r, s.game.ply() < o.temperature_plies ? o.temperature : 0.0f, rng);
+    xqzero::MoveRecord* mr = s.record.add_moves();
+    mr->set_move(move_to_iccs(chosen));
+    fill_policy_target(r, mover, *mr);
+    mr->set_root_value(r.value);
+    mr->set_root_draw(r.draw);
+    mr->set_training_target(s.full);
+    mr->set_visits(r.visits);
+    ++stats_.moves;
+    if (s.full) {
+      ++stats_.training_moves;
+      stats_.search_kl_micro += uint64_t(std::llround(search_kl(r) * 1e6));
+      ++stats_.searches_full;
     }
     s.game.play(chosen);
     if (o.tree_reuse)

@@ -4,9 +4,10 @@
 //
 // Per move, playout cap randomisation (KataGo) picks a full search (`full_visits`, root
 // exploration on, a training target) with probability `full_fraction`, else a fast one
-// (`fast_visits`, no root noise, not a target). Moves are chosen by visit counts with a
-// temperature for the first `temperature_plies` plies (PUCT) or by Gumbel's sequential
-// halving. A side resigns when its root value stays below `resign_threshold` for
+// (`fast_visits`, not a target, root noise only with `fast_exploration`). For the first
+// `temperature_plies` plies the move is drawn from the search's target (visit shares for
+// PUCT, the improved policy for Gumbel) raised to 1/temperature; later the search's own
+// choice is played (most visits, or Gumbel's sequential-halving winner). A side resigns when its root value stays below `resign_threshold` for
 // `resign_consecutive` of its moves, except in a `no_resign_fraction` of games, which play
 // on and record who would have resigned, so the false-resignation rate can be measured.
 #pragma once
@@ -16,6 +17,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <random>
 #include <string>
 
 #include "core/game.h"
@@ -35,7 +37,8 @@ struct SelfplayOptions {
   int full_visits = 200;
   int fast_visits = 40;
   float full_fraction = 0.25f;  // 1 = every move is a full search and a training target
-  float temperature = 1.0f;
+  float temperature = 1.0f;     // move choice from the search's target^(1/temperature) early on
+  bool fast_exploration = false;  // fast searches explore at the root too (they are not targets)
   int temperature_plies = 20;
   float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
   int resign_consecutive = 3;
@@ -51,6 +54,11 @@ struct SelfplayStats {
   std::atomic<uint64_t> red_wins{0}, black_wins{0}, draws{0};
   std::atomic<uint64_t> batches{0}, batch_positions{0};
   std::atomic<uint64_t> no_resign_games{0}, would_resign{0}, false_resign{0};
+  // How much full searches move away from the net: the sum over full searches of
+  // KL(target || prior) in millionths of a nat, and their count.
+  std::atomic<uint64_t> search_kl_micro{0}, searches_full{0};
+  // Finished games by how they ended (index: core/game.h Termination).
+  std::atomic<uint64_t> terminations[int(Termination::ADJUDICATION) + 1] = {};
 };
 
 // Receives each finished game; called from worker threads (serialised by the runner).
@@ -95,5 +103,12 @@ class SelfplayRunner {
 
 // Converts search statistics into a record's sparse policy target (labels in the mover's view).
 void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& out);
+
+// KL(target || prior) of a search's root (how far search moved from the net's policy).
+double search_kl(const SearchResult& r);
+
+// The move to play from a finished search: the search's choice, or with `temperature` > 0 a
+// draw from the target weights raised to 1/temperature (never instead of a proven win).
+Move choose_move(const SearchResult& r, float temperature, std::mt19937_64& rng);
 
 }  // namespace xq::selfplay

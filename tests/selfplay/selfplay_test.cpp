@@ -62,7 +62,13 @@ void check_record(const xqzero::GameRecord& rec) {
     EXPECT_GE(m.visits(), 1u);
     game.play(parse_legal_move(game.position(), m.move()));
   }
-  if (rec.termination() == "resignation") return;
+  if (rec.termination() == "resignation") {
+    // The resigning side is the one to move after the recorded moves: its last search's
+    // move was neither played nor recorded.
+    EXPECT_FALSE(game.over());
+    EXPECT_EQ(rec.result(), to_string(win_for(~game.side_to_move())));
+    return;
+  }
   EXPECT_EQ(rec.result(), to_string(game.state().result));
   EXPECT_EQ(rec.termination(), to_string(game.state().reason));
 }
@@ -81,6 +87,28 @@ TEST(Selfplay, GamesAreCompleteAndConsistent) {
   }
   EXPECT_GT(targets, 0);
   EXPECT_LT(targets, moves);
+}
+
+TEST(Selfplay, ChooseMoveDrawsFromTheTarget) {
+  SearchResult r;
+  for (int i = 0; i < 3; ++i) {
+    RootMove m;
+    m.move = Move(make_square(i, 0), make_square(i, 1));
+    m.target = i == 0 ? 0.0f : (i == 1 ? 0.25f : 0.75f);
+    r.moves.push_back(m);
+  }
+  r.best = r.moves[0].move;
+  std::mt19937_64 rng(7);
+  EXPECT_EQ(choose_move(r, 0.0f, rng), r.best) << "temperature 0 plays the search's choice";
+  int counts[3] = {0, 0, 0};
+  for (int k = 0; k < 4000; ++k) {
+    const Move m = choose_move(r, 1.0f, rng);
+    for (int i = 0; i < 3; ++i) counts[i] += m == r.moves[size_t(i)].move;
+  }
+  EXPECT_EQ(counts[0], 0) << "a move without target weight is never drawn";
+  EXPECT_NEAR(double(counts[2]) / 4000, 0.75, 0.04);
+  r.proven = Proven::WIN;
+  for (int k = 0; k < 20; ++k) EXPECT_EQ(choose_move(r, 1.0f, rng), r.best) << "a proven win is always played";
 }
 
 TEST(Selfplay, SameSeedSameGames) {
