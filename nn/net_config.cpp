@@ -70,6 +70,7 @@ std::string short_name(const xqzero::NetworkConfig& c) {
   std::string s = std::to_string(c.blocks()) + "x" + std::to_string(c.channels());
   if (c.se()) s += " se";
   if (c.global_pool()) s += " gp";
+  if (c.material_head()) s += " mat";
   if (c.history() > 0) s += " h" + std::to_string(c.history());
   return s;
 }

@@ -50,9 +50,19 @@ NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) 
   const int value_in = vc * SQUARE_NB + (config_.global_pool() ? 2 * c : 0);
   value_fc1_ = register_module("value_fc1", Linear(value_in, config_.value_hidden()));
   value_fc2_ = register_module("value_fc2", Linear(config_.value_hidden(), 3));
+  if (config_.material_head()) material_fc_ = register_module("material_fc", Linear(config_.value_hidden(), 1));
 }
 
-std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor x) {
+std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor planes) {
+  Heads h = run(std::move(planes), false);
+  return {h.policy, h.wdl};
+}
+
+NetworkImpl::Heads NetworkImpl::forward_heads(const torch::Tensor& compact) {
+  return run(expand_planes(compact, config_.history(), stem_->weight.scalar_type()), bool(material_fc_));
+}
+
+NetworkImpl::Heads NetworkImpl::run(torch::Tensor x, bool with_material) {
   x = torch::relu(stem_bn_(stem_(x)));
   for (Block& b : blocks_) {
     torch::Tensor y = torch::relu(b.bn1(b.conv1(x)));
@@ -68,8 +78,10 @@ std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor x) {
   torch::Tensor policy = policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({batch, -1});
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({batch, -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
-  v = value_fc2_(torch::relu(value_fc1_(v)));
-  return {policy, v};
+  const torch::Tensor hidden = torch::relu(value_fc1_(v));
+  Heads out{policy, value_fc2_(hidden), torch::Tensor()};
+  if (with_material) out.material = material_fc_(hidden).squeeze(1);
+  return out;
 }
 
 std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward_compact(const torch::Tensor& compact) {

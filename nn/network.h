@@ -9,7 +9,9 @@
 // label logits are gathered from that map (nn/policy_labels.h label_policy_index), so the
 // head is small and translation-aware. Value head: 1x1 conv to value_channels, BN, ReLU,
 // flatten (with global_pool also the tower's per-channel mean and max), FC value_hidden,
-// ReLU, FC 3 = win/draw/loss logits.
+// ReLU, FC 3 = win/draw/loss logits. With material_head, a linear read-out of that hidden
+// layer predicts the material balance a few plies later (an auxiliary training target that
+// search never uses).
 // Precision: float32 on CPU; float16 or bfloat16 allowed on CUDA (whole module cast; the
 // masked softmax is computed in float32).
 #pragma once
@@ -31,6 +33,12 @@ class NetworkImpl : public torch::nn::Module {
   // compact uint8 [B, compact_width] on the net's device -> as forward().
   std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
 
+  // Every head, for training: the material prediction [B] is undefined without material_head.
+  struct Heads {
+    torch::Tensor policy, wdl, material;
+  };
+  Heads forward_heads(const torch::Tensor& compact);
+
   const xqzero::NetworkConfig& config() const { return config_; }
   int64_t parameter_count() const;
 
@@ -49,6 +57,9 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
+  torch::nn::Linear material_fc_{nullptr};
+
+  Heads run(torch::Tensor planes, bool with_material);
 };
 TORCH_MODULE(Network);
 

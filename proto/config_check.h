@@ -13,7 +13,7 @@ namespace xq::config {
 // Throws std::invalid_argument "NAME = VALUE is out of range LO..HI".
 template <typename T>
 void check_range(const char* name, T value, double lo, double hi) {
-  if (double(value) < lo || double(value) > hi) {
+  if (!(double(value) >= lo && double(value) <= hi)) {  // NaN fails too
     std::ostringstream s;
     s << name << " = " << value << " is out of range ";
     s.precision(15);  // bounds such as 100000000 in full, not as 1e+08

@@ -67,6 +67,7 @@ SelfplayOptions selfplay_options(const xqzero::Config& config) {
   o.fast_visits = c.fast_visits();
   o.full_fraction = c.full_fraction();
   o.temperature = c.temperature();
+  o.fast_exploration = c.fast_exploration();
   o.temperature_plies = c.temperature_plies();
   o.resign_threshold = c.resign_threshold();
   o.resign_consecutive = c.resign_consecutive();

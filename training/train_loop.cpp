@@ -95,6 +95,29 @@ std::string json_number(double x) {
   return fmt("%.6g", x);
 }
 
+// Whether a game belongs to the held-out slice (never trained on): chosen by its seed, so a
+// resumed run routes the games on disk the same way.
+bool held_out(const xqzero::GameRecord& g, double fraction) {
+  if (fraction <= 0) return false;
+  const uint64_t h = (g.seed() + 0x9E3779B97F4A7C15ULL) * 0xBF58476D1CE4E5B9ULL;
+  return double(h >> 11) * 0x1.0p-53 < fraction;
+}
+
+constexpr int kTerminations = int(Termination::ADJUDICATION) + 1;
+constexpr int64_t kHeldOutPositions = 4096;  // newest held-out positions kept
+constexpr int kHeldOutBatch = 512;             // measured per metrics line
+
+// {"checkmate":N,...} from counts indexed by Termination, zero counts left out.
+std::string termination_json(const int64_t* counts) {
+  std::string j = "{";
+  for (int t = 0; t < kTerminations; ++t) {
+    if (counts[t] == 0) continue;
+    if (j.size() > 1) j += ",";
+    j += "\"" + std::string(to_string(Termination(t))) + "\":" + std::to_string(counts[t]);
+  }
+  return j + "}";
+}
+
 struct SharedNet {
   std::mutex mutex;
   selfplay::GameEvaluator current;
@@ -135,6 +158,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
 
   Trainer trainer(config.network(), tc);
   std::mt19937_64 rng(uint64_t(tc.seed()));
+  std::mt19937_64 rng_heldout(uint64_t(tc.seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const fs::path latest_path = run / "latest";
   std::string latest;
   if (fs::exists(latest_path)) {
@@ -154,11 +178,20 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
 
   // The replay window, rebuilt from the games on disk.
   ReplayWindow window(tc.window_min(), tc.window_max(), tc.window_fraction());
+  ReplayWindow heldout(kHeldOutPositions, kHeldOutPositions, 1.0);
+  int64_t games_by_end[kTerminations] = {}, targets_by_end[kTerminations] = {};  // under sink_mutex
+  // Routes one finished game's targets to the window or the held-out slice, and counts it.
+  auto add_game = [&](const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions) {
+    (held_out(g, tc.heldout_fraction()) ? heldout : window).add(positions);
+    const int end = int(termination_of(g.termination()));
+    ++games_by_end[end];
+    targets_by_end[end] += int64_t(positions.size());
+  };
   RecordScanner scanner(games_dir.string());
   int64_t games_on_disk = 0;
   for (const auto& g : scanner.read_new([&](const std::string& w) { err << "train: warning: " << w << "\n"; })) {
     try {
-      window.add(positions_of(g));
+      add_game(g, positions_of(g));
       ++games_on_disk;
     } catch (const std::exception& e) {
       err << "train: warning: skipping a game in " << games_dir.string() << ": " << e.what() << "\n";
@@ -192,7 +225,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
       [&](xqzero::GameRecord&& g) {
         std::vector<TrainingPosition> positions = positions_of(g);
         std::lock_guard<std::mutex> lock(sink_mutex);
-        window.add(positions);
+        add_game(g, positions);
         positions_this_run += int64_t(positions.size());
         ++games_this_run;
         writer.add(std::move(g));
@@ -201,7 +234,9 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
 
   const int64_t start_step = trainer.steps();
   const double start_samples = double(trainer.samples_trained());
-  double policy_sum = 0, value_sum = 0, reg_last = 0, lr_last = 0;
+  double policy_sum = 0, value_sum = 0, material_sum = 0, policy_h_sum = 0, value_h_sum = 0;
+  double reg_last = 0, lr_last = 0;
+  uint64_t kl_micro_last = 0, kl_count_last = 0;
   int loss_count = 0;
   double last_log_time = elapsed(), last_console = -10;
   int64_t last_log_samples = trainer.samples_trained();
@@ -221,6 +256,9 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
                     ",\"draws\":" + std::to_string(st.draws.load()) +
                     ",\"resign_false_positive_rate\":" +
                     json_number(st.would_resign.load() ? double(st.false_resign.load()) / double(st.would_resign.load()) : 0);
+    std::lock_guard<std::mutex> lock(sink_mutex);
+    j += ",\"terminations\":" + termination_json(games_by_end) +
+         ",\"target_terminations\":" + termination_json(targets_by_end);
     return j;
   };
   auto console = [&](bool force) {
@@ -230,12 +268,13 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     char line[400];
     std::snprintf(line, sizeof line,
                   "train: %6.0fs step %lld | games %lld (%.1f plies avg) | targets %lld, window %lld | "
-                  "samples/target %.2f | policy %.3f value %.3f | lr %.4g\n",
+                  "samples/target %.2f | policy %.3f (floor %.3f) value %.3f (baseline %.3f) | lr %.4g\n",
                   elapsed(), (long long)trainer.steps(), (long long)(games_on_disk + games_this_run.load()),
                   games > 0 ? double(st.plies_sum.load()) / games : 0.0, (long long)window.total_added(),
                   (long long)window.window_size(),
                   double(trainer.samples_trained()) / std::max<double>(1, double(window.total_added())),
-                  loss_count ? policy_sum / loss_count : 0.0, loss_count ? value_sum / loss_count : 0.0, lr_last);
+                  loss_count ? policy_sum / loss_count : 0.0, loss_count ? policy_h_sum / loss_count : 0.0,
+                  loss_count ? value_sum / loss_count : 0.0, loss_count ? value_h_sum / loss_count : 0.0, lr_last);
     out << line << std::flush;
   };
 
@@ -298,20 +337,40 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
       const StepLosses l = trainer.step(batch, log_now);
       policy_sum += l.policy;
       value_sum += l.value;
+      material_sum += l.material;
+      policy_h_sum += l.policy_entropy;
+      value_h_sum += l.value_entropy;
       lr_last = l.learning_rate;
       ++loss_count;
       if (log_now) {
         reg_last = l.regularisation;
         const double dt = std::max(1e-9, elapsed() - last_log_time);
         const double sps = double(trainer.samples_trained() - last_log_samples) / dt;
+        const uint64_t kl_micro = st.search_kl_micro.load(), kl_count = st.searches_full.load();
+        const double search_kl = kl_count > kl_count_last ? double(kl_micro - kl_micro_last) * 1e-6 /
+                                                                double(kl_count - kl_count_last)
+                                                          : 0.0;
+        kl_micro_last = kl_micro;
+        kl_count_last = kl_count;
+        std::string held;
+        if (heldout.sample(kHeldOutBatch, rng_heldout, batch)) {
+          const StepLosses h = trainer.measure(batch);
+          held = ",\"heldout_policy_loss\":" + json_number(h.policy) + ",\"heldout_value_loss\":" +
+                 json_number(h.value) + ",\"heldout_material_loss\":" + json_number(h.material) +
+                 ",\"heldout_positions\":" + std::to_string(heldout.total_added());
+        }
         metrics.write("{\"kind\":\"train\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
                       json_number(elapsed()) + ",\"policy_loss\":" + json_number(policy_sum / loss_count) +
-                      ",\"value_loss\":" + json_number(value_sum / loss_count) + ",\"reg_loss\":" +
+                      ",\"policy_entropy\":" + json_number(policy_h_sum / loss_count) +
+                      ",\"value_loss\":" + json_number(value_sum / loss_count) +
+                      ",\"value_entropy\":" + json_number(value_h_sum / loss_count) +
+                      ",\"material_loss\":" + json_number(material_sum / loss_count) + held +
+                      ",\"search_kl\":" + json_number(search_kl) + ",\"reg_loss\":" +
                       json_number(reg_last) + ",\"lr\":" + json_number(lr_last) + ",\"samples_per_s\":" +
                       json_number(sps) + ",\"samples_trained\":" + std::to_string(trainer.samples_trained()) +
                       stats_json() + "}");
         console(true);
-        policy_sum = value_sum = 0;
+        policy_sum = value_sum = material_sum = policy_h_sum = value_h_sum = 0;
         loss_count = 0;
         last_log_time = elapsed();
         last_log_samples = trainer.samples_trained();

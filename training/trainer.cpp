@@ -20,67 +20,156 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// bfloat16 autocast on CUDA, across the LibTorch versions we build against.
-void set_cuda_autocast(bool on) {
+// bfloat16 autocast on the trainer's device type, across the LibTorch versions we build against.
+void set_autocast(bool cuda, bool on) {
 #if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
-  at::autocast::set_autocast_dtype(at::kCUDA, at::kBFloat16);
-  at::autocast::set_autocast_enabled(at::kCUDA, on);
+  const at::DeviceType type = cuda ? at::kCUDA : at::kCPU;
+  at::autocast::set_autocast_dtype(type, at::kBFloat16);
+  at::autocast::set_autocast_enabled(type, on);
 #else
-  at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
-  at::autocast::set_enabled(on);
+  if (cuda) {
+    at::autocast::set_autocast_gpu_dtype(at::kBFloat16);
+    at::autocast::set_enabled(on);
+  } else {
+    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+    at::autocast::set_cpu_enabled(on);
+  }
 #endif
   if (!on) at::autocast::clear_cache();
 }
 
+// A prepared batch: host tensors first, then moved to the trainer's device.
+struct Batch {
+  torch::Tensor compact;       // uint8 [B, 92]
+  torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row
+  torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
+  torch::Tensor wdl;           // float [B, 3]
+  torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
+  torch::Tensor material;      // float [B]: material balance / 10 half-pawns
+  double policy_entropy = 0;   // mean over the batch
+  double value_entropy = 0;    // of the mean W/D/L target
+};
+
+constexpr float kMaterialScale = 10.0f;
+
 }  // namespace
 
 struct Trainer::Impl {
-  xqzero::NetworkConfig net_config;
   xqzero::TrainingConfig config;
   torch::Device device{torch::kCPU};
   nn::Network net{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
+  bool bfloat16 = false;
   int64_t step = 0;
   int64_t samples = 0;
 
-  // Host tensors of one batch: compact input, dense policy target, W/D/L target.
-  void build_batch(const std::vector<TrainingPosition>& batch, torch::Tensor& compact, torch::Tensor& policy,
-                   torch::Tensor& wdl) const {
+  // The value target of one sample: the result, mixed with the root W/D/L; for a length-capped
+  // game as capped_value_target says. Returns false when the value target is dropped.
+  bool value_target(const TrainingPosition& s, float z[3]) const {
+    const float q = float(s.root_value) / 65535.0f * 2 - 1, d = float(s.root_draw) / 65535.0f;
+    const float root[3] = {std::max(0.0f, (1 - d + q) / 2), d, std::max(0.0f, (1 - d - q) / 2)};
+    float mix = config.root_value_mix();
+    if (s.termination == uint8_t(Termination::LENGTH_CAP)) {
+      if (config.capped_value_target() == "drop") return false;
+      if (config.capped_value_target() == "root") mix = 1;
+    }
+    const float r[3] = {s.result > 0 ? 1.0f : 0.0f, s.result == 0 ? 1.0f : 0.0f, s.result < 0 ? 1.0f : 0.0f};
+    for (int k = 0; k < 3; ++k) z[k] = (1 - mix) * r[k] + mix * root[k];
+    return true;
+  }
+
+  Batch build_batch(const std::vector<TrainingPosition>& batch) const {
     const int64_t n = int64_t(batch.size());
-    compact = torch::empty({n, int64_t(sizeof(nn::Encoding))}, torch::kUInt8);
-    policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
-    wdl = torch::zeros({n, 3}, torch::kFloat32);
-    uint8_t* c = compact.data_ptr<uint8_t>();
-    float* p = policy.data_ptr<float>();
-    float* v = wdl.data_ptr<float>();
-    const float mix = config.root_value_mix();
+    Batch b;
+    b.compact = torch::empty({n, int64_t(sizeof(nn::Encoding))}, torch::kUInt8);
+    b.policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
+    const bool legal_only = config.legal_policy_loss();
+    if (legal_only) b.illegal = torch::full({n, nn::kNumLabels}, -1e9f, torch::kFloat32);
+    b.wdl = torch::zeros({n, 3}, torch::kFloat32);
+    b.value_weight = torch::ones({n}, torch::kFloat32);
+    b.material = torch::empty({n}, torch::kFloat32);
+    uint8_t* c = b.compact.data_ptr<uint8_t>();
+    float* p = b.policy.data_ptr<float>();
+    float* mask = legal_only ? b.illegal.data_ptr<float>() : nullptr;
+    float* v = b.wdl.data_ptr<float>();
+    float* vw = b.value_weight.data_ptr<float>();
+    float* mat = b.material.data_ptr<float>();
+    double entropy = 0, mean_wdl[3] = {0, 0, 0}, kept = 0;
     for (int64_t i = 0; i < n; ++i) {
       const TrainingPosition& s = batch[size_t(i)];
       std::memcpy(c + i * int64_t(sizeof(nn::Encoding)), &s.encoding, sizeof(nn::Encoding));
       float sum = 0;
       for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
-      for (int k = 0; k < s.n_policy && sum > 0; ++k) p[i * nn::kNumLabels + s.labels[k]] += float(s.weights[k]) / sum;
-      float z[3] = {s.result > 0 ? 1.0f : 0.0f, s.result == 0 ? 1.0f : 0.0f, s.result < 0 ? 1.0f : 0.0f};
-      if (mix > 0) {
-        const float q = float(s.root_value) / 65535.0f * 2 - 1, d = float(s.root_draw) / 65535.0f;
-        const float root[3] = {std::max(0.0f, (1 - d + q) / 2), d, std::max(0.0f, (1 - d - q) / 2)};
-        for (int k = 0; k < 3; ++k) z[k] = (1 - mix) * z[k] + mix * root[k];
+      for (int k = 0; k < s.n_policy; ++k) {
+        if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
+        if (sum <= 0 || s.weights[k] == 0) continue;
+        const float w = float(s.weights[k]) / sum;
+        p[i * nn::kNumLabels + s.labels[k]] += w;
+        entropy -= double(w) * std::log(double(w));
+      }
+      float z[3];
+      if (!value_target(s, z)) {
+        vw[i] = 0;
+        z[0] = z[2] = 0;
+        z[1] = 1;
+      } else {
+        for (int k = 0; k < 3; ++k) mean_wdl[k] += z[k];
+        ++kept;
       }
       for (int k = 0; k < 3; ++k) v[i * 3 + k] = z[k];
+      mat[i] = float(s.material) / kMaterialScale;
     }
+    b.policy_entropy = n > 0 ? entropy / double(n) : 0;
+    for (double m : mean_wdl)
+      if (m > 0) b.value_entropy -= m / kept * std::log(m / kept);
+    return b;
   }
 
-  // Policy and W/D/L cross-entropies of the network on a prepared batch.
-  std::pair<torch::Tensor, torch::Tensor> losses(const torch::Tensor& compact, const torch::Tensor& policy_target,
-                                                 const torch::Tensor& wdl_target) {
-    const bool autocast = device.is_cuda();
-    if (autocast) set_cuda_autocast(true);
-    auto [policy_map, wdl_logits] = net->forward_compact(compact);
-    const torch::Tensor logits = nn::label_logits(policy_map).to(torch::kFloat32);
-    const torch::Tensor wdl = wdl_logits.to(torch::kFloat32);
-    if (autocast) set_cuda_autocast(false);
-    return {-(policy_target * torch::log_softmax(logits, 1)).sum(1).mean(),
-            -(wdl_target * torch::log_softmax(wdl, 1)).sum(1).mean()};
+  // build_batch, moved to the trainer's device.
+  Batch device_batch(const std::vector<TrainingPosition>& batch) const {
+    Batch b = build_batch(batch);
+    for (torch::Tensor* t : {&b.compact, &b.policy, &b.illegal, &b.wdl, &b.value_weight, &b.material})
+      if (t->defined()) *t = t->to(device);
+    return b;
+  }
+
+  struct Losses {
+    torch::Tensor policy, value, material, total;
+  };
+
+  // The losses of the network on a prepared batch.
+  Losses losses(const Batch& b) {
+    if (bfloat16) set_autocast(device.is_cuda(), true);
+    nn::NetworkImpl::Heads h = net->forward_heads(b.compact);
+    if (bfloat16) set_autocast(device.is_cuda(), false);
+    torch::Tensor logits = nn::label_logits(h.policy).to(torch::kFloat32);
+    if (b.illegal.defined()) logits = logits + b.illegal;
+    const torch::Tensor wdl = h.wdl.to(torch::kFloat32);
+    Losses l;
+    l.policy = -(b.policy * torch::log_softmax(logits, 1)).sum(1).mean();
+    const torch::Tensor value_ce = -(b.wdl * torch::log_softmax(wdl, 1)).sum(1);
+    l.value = (value_ce * b.value_weight).sum() / b.value_weight.sum().clamp_min(1.0);
+    l.total = l.policy + config.value_loss_weight() * l.value;
+    if (h.material.defined()) {
+      l.material = (h.material.to(torch::kFloat32) - b.material).pow(2).mean();
+      l.total = l.total + config.material_loss_weight() * l.material;
+    }
+    return l;
+  }
+
+  // The batch's figures (one device synchronisation).
+  StepLosses report(const Losses& l, const Batch& b) const {
+    std::vector<torch::Tensor> parts{l.policy.detach(), l.value.detach()};
+    if (l.material.defined()) parts.push_back(l.material.detach());
+    const torch::Tensor host = torch::stack(parts).to(torch::kCPU, torch::kDouble);
+    const double* x = host.data_ptr<double>();
+    StepLosses out;
+    out.policy = x[0];
+    out.value = x[1];
+    out.material = l.material.defined() ? x[2] : 0;
+    out.policy_entropy = b.policy_entropy;
+    out.value_entropy = b.value_entropy;
+    return out;
   }
 
   // Backward pass, clipping and the optimiser step for `loss`.
@@ -89,15 +178,6 @@ struct Trainer::Impl {
     loss.backward();
     if (config.grad_clip() > 0) torch::nn::utils::clip_grad_norm_(net->parameters(), config.grad_clip());
     optimizer->step();
-  }
-
-  // build_batch, moved to the trainer's device.
-  void device_batch(const std::vector<TrainingPosition>& batch, torch::Tensor& compact, torch::Tensor& policy,
-                    torch::Tensor& wdl) const {
-    build_batch(batch, compact, policy, wdl);
-    compact = compact.to(device);
-    policy = policy.to(device);
-    wdl = wdl.to(device);
   }
 
   void set_learning_rate(double lr) {
@@ -113,11 +193,11 @@ struct Trainer::Impl {
 Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingConfig& training)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
-  m.net_config = network;
   m.config = training;
   const nn::DeviceSpec spec = nn::resolve_device(training.device());
   m.device = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   if (training.threads() > 0) torch::set_num_threads(training.threads());
+  m.bfloat16 = training.precision() == "bfloat16" || (training.precision() == "auto" && spec.cuda);
   m.net = nn::make_network(network, uint64_t(training.seed()));
   m.net->to(m.device);
   m.net->train();
@@ -151,26 +231,33 @@ double Trainer::learning_rate_at(int64_t step) const {
 
 StepLosses Trainer::step(const std::vector<TrainingPosition>& batch, bool with_regularisation) {
   Impl& m = *impl_;
-  torch::Tensor compact, policy_target, wdl_target;
-  m.device_batch(batch, compact, policy_target, wdl_target);
+  const Batch b = m.device_batch(batch);
   const double lr = learning_rate_at(m.step);
   m.set_learning_rate(lr);
 
-  const auto [policy_loss, value_loss] = m.losses(compact, policy_target, wdl_target);
-  m.apply(policy_loss + m.config.value_loss_weight() * value_loss);
+  const Impl::Losses l = m.losses(b);
+  m.apply(l.total);
   ++m.step;
   m.samples += int64_t(batch.size());
 
-  StepLosses out;
-  out.policy = policy_loss.item<double>();
-  out.value = value_loss.item<double>();
+  StepLosses out = m.report(l, b);
   out.learning_rate = lr;
   if (with_regularisation && m.config.weight_decay() > 0) {
     torch::NoGradGuard no_grad;
-    double sq = 0;
-    for (const auto& p : m.net->parameters()) sq += p.pow(2).sum().item<double>();
-    out.regularisation = 0.5 * m.config.weight_decay() * sq;
+    std::vector<torch::Tensor> squares;
+    for (const auto& p : m.net->parameters()) squares.push_back(p.pow(2).sum());
+    out.regularisation = 0.5 * m.config.weight_decay() * torch::stack(squares).sum().item<double>();
   }
+  return out;
+}
+
+StepLosses Trainer::measure(const std::vector<TrainingPosition>& batch) {
+  Impl& m = *impl_;
+  torch::NoGradGuard no_grad;
+  m.net->eval();
+  const Batch b = m.device_batch(batch);
+  const StepLosses out = m.report(m.losses(b), b);
+  m.net->train();
   return out;
 }
 
@@ -219,18 +306,16 @@ void Trainer::load(const std::string& path, std::mt19937_64& rng) {
 
 double Trainer::raw_throughput(const std::vector<TrainingPosition>& batch, double seconds) {
   Impl& m = *impl_;
-  torch::Tensor compact, policy_target, wdl_target;
-  m.device_batch(batch, compact, policy_target, wdl_target);
+  const Batch b = m.device_batch(batch);
   // The same computation as step() on the same tensors, without data preparation. The
   // weights change, as in training; the caller's trainer is not used afterwards.
   const auto start = std::chrono::steady_clock::now();
   int64_t done = 0;
   while (std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < seconds) {
-    const auto [policy_loss, value_loss] = m.losses(compact, policy_target, wdl_target);
-    m.apply(policy_loss + m.config.value_loss_weight() * value_loss);
+    const Impl::Losses l = m.losses(b);
+    m.apply(l.total);
     done += int64_t(batch.size());
-    policy_loss.item<float>();  // step() reads both losses back too
-    value_loss.item<float>();
+    m.report(l, b);  // step() reads the losses back too
   }
   return double(done) / std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }

@@ -1,12 +1,18 @@
 // The trainer: the network being learned, its optimiser and schedule, one step per batch
 // of TrainingPositions, and checkpoints that carry everything needed to resume.
 //
-// Losses: policy cross-entropy against the search's target (full softmax over every label:
-// illegal moves learn to get no weight), W/D/L cross-entropy against the game result
-// (optionally mixed with the search's root W/D/L), and L2 regularisation through the
-// optimiser's weight decay (logged as 0.5 * weight_decay * sum of squared weights).
+// Losses: policy cross-entropy against the search's target (a softmax over the position's
+// legal moves, or with legal_policy_loss off over every label), W/D/L cross-entropy against
+// the game result (optionally mixed with the search's root W/D/L; length-capped games per
+// capped_value_target), with network.material_head the auxiliary material regression, and L2
+// regularisation through the optimiser's weight decay (logged as 0.5 * weight_decay * sum of
+// squared weights). Each step also reports the baselines the losses are read against: the
+// entropy of the policy targets (the policy loss's floor; the loss minus it is the KL from
+// the net to the targets) and the entropy of the batch's mean W/D/L target (what a net that
+// knew only the class frequencies would score).
 // Optimisers: SGD with Nesterov momentum, or AdamW. Schedules: constant, step, cosine.
-// Gradient-norm clipping. On CUDA the forward and loss run under bfloat16 autocast.
+// Gradient-norm clipping. Under precision bfloat16 (the default on CUDA) the forward pass and
+// losses run under bfloat16 autocast.
 #pragma once
 
 #include <memory>
@@ -20,7 +26,9 @@
 namespace xq::training {
 
 struct StepLosses {
-  double policy = 0, value = 0, regularisation = 0, learning_rate = 0;
+  double policy = 0, value = 0, material = 0, regularisation = 0, learning_rate = 0;
+  double policy_entropy = 0;  // mean entropy of the policy targets
+  double value_entropy = 0;   // entropy of the mean W/D/L target (class-frequency baseline)
 };
 
 class Trainer {
@@ -31,6 +39,8 @@ class Trainer {
   // One optimiser step. The regularisation figure costs a pass over the weights, so it is
   // computed only when asked for.
   StepLosses step(const std::vector<TrainingPosition>& batch, bool with_regularisation = false);
+  // The same losses without training (evaluation mode, no gradient): held-out figures.
+  StepLosses measure(const std::vector<TrainingPosition>& batch);
   int64_t steps() const;
   int64_t samples_trained() const;
   double learning_rate_at(int64_t step) const;

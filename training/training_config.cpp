@@ -37,6 +37,10 @@ void validate(const xqzero::TrainingConfig& c) {
   check_range("training.max_seconds", c.max_seconds(), 0, 1e12);
   check_range("training.threads", c.threads(), 0, 256);
   check_range("training.log_every", c.log_every(), 1, 1e9);
+  check_range("training.material_loss_weight", c.material_loss_weight(), 0, 100);
+  check_choice("training.capped_value_target", c.capped_value_target(), {"result", "root", "drop"});
+  check_range("training.heldout_fraction", c.heldout_fraction(), 0, 0.5);
+  check_choice("training.precision", c.precision(), {"auto", "float32", "bfloat16"});
   const std::string& d = c.device();
   if (d != "cpu" && d != "auto" && d.rfind("cuda", 0) != 0)
     throw std::invalid_argument("training.device = \"" + d + "\" is not cpu, cuda, cuda:N or auto");

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "core/game.h"
 #include "core/move_parse.h"
 #include "nn/policy_labels.h"
 #include "selfplay/record_io.h"
@@ -12,38 +11,83 @@
 namespace xq::training {
 
 namespace {
+
 uint16_t quantise(float x) { return uint16_t(std::lround(std::clamp(x, 0.0f, 1.0f) * 65535.0f)); }
+
+// Fills p's policy entries: every legal move of `game`'s position, with the record's target
+// weight (0 for the moves the record does not name), largest weight first.
+void fill_policy(const Game& game, const xqzero::MoveRecord& mr, TrainingPosition& p) {
+  uint16_t legal[MAX_MOVES];
+  const int n = nn::legal_labels(game.position(), legal);
+  std::vector<std::pair<float, uint16_t>> policy;
+  policy.reserve(size_t(n));
+  for (int i = 0; i < n; ++i) policy.emplace_back(0.0f, legal[i]);
+  for (int i = 0; i < mr.policy_label_size() && i < mr.policy_weight_size(); ++i) {
+    const uint32_t label = mr.policy_label(i);
+    auto it = std::find_if(policy.begin(), policy.end(), [&](const auto& e) { return e.second == label; });
+    if (it == policy.end()) throw std::runtime_error("policy target names an illegal move (label " + std::to_string(label) + ")");
+    it->first += mr.policy_weight(i);
+  }
+  std::stable_sort(policy.begin(), policy.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  p.n_policy = uint8_t(std::min<size_t>(policy.size(), kMaxPolicyEntries));
+  for (int i = 0; i < p.n_policy; ++i) {
+    p.labels[i] = policy[size_t(i)].second;
+    p.weights[i] = quantise(policy[size_t(i)].first);
+  }
+}
+
 }  // namespace
+
+int material_half_pawns(const Position& pos, Color side) {
+  static constexpr int kValue[PIECE_TYPE_NB] = {0, 0, 4, 4, 8, 18, 9, 2};
+  int sum = 0;
+  for (int i = 0; i < pos.piece_count(side); ++i) {
+    const Square s = pos.piece_square(side, i);
+    const PieceType t = type_of(pos.piece_on(s));
+    sum += kValue[t] + (t == PAWN && !own_half(side, s) ? 2 : 0);
+  }
+  return sum;
+}
+
+Termination termination_of(const std::string& name) {
+  for (int t = 0; t <= int(Termination::ADJUDICATION); ++t)
+    if (name == to_string(Termination(t))) return Termination(t);
+  return Termination::ONGOING;
+}
 
 std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   Result result;
   if (!parse_result(record.result(), result) || result == Result::ONGOING)
     throw std::runtime_error("game has no final result ('" + record.result() + "')");
+  const uint8_t termination = uint8_t(termination_of(record.termination()));
   Game game(record.start_fen(), selfplay::record_settings(record));
   std::vector<TrainingPosition> out;
-  std::vector<std::pair<float, uint16_t>> policy;
+  std::vector<size_t> target_index;     // per target in `out`: its index in red_material
+  std::vector<Color> target_mover;
+  std::vector<int> red_material;        // red minus black, per ply
   for (const auto& mr : record.moves()) {
+    const Position& pos = game.position();
+    red_material.push_back(material_half_pawns(pos, RED) - material_half_pawns(pos, BLACK));
     if (mr.training_target() && mr.policy_label_size() > 0) {
       TrainingPosition p{};
-      p.encoding = nn::encode(game.position(), game.repetition_count());
+      p.encoding = nn::encode(pos, game.repetition_count());
       const Color us = game.side_to_move();
       p.result = result == Result::DRAW ? 0 : (result == win_for(us) ? 1 : -1);
+      p.termination = termination;
       p.root_value = quantise((mr.root_value() + 1) * 0.5f);
       p.root_draw = quantise(mr.root_draw());
-      policy.clear();
-      for (int i = 0; i < mr.policy_label_size() && i < mr.policy_weight_size(); ++i) {
-        if (mr.policy_label(i) >= uint32_t(nn::kNumLabels)) throw std::runtime_error("policy label out of range");
-        policy.emplace_back(mr.policy_weight(i), uint16_t(mr.policy_label(i)));
-      }
-      std::sort(policy.begin(), policy.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-      p.n_policy = uint8_t(std::min<size_t>(policy.size(), kMaxPolicyEntries));
-      for (int i = 0; i < p.n_policy; ++i) {
-        p.labels[i] = policy[size_t(i)].second;
-        p.weights[i] = quantise(policy[size_t(i)].first);
-      }
+      fill_policy(game, mr, p);
       out.push_back(p);
+      target_index.push_back(red_material.size() - 1);
+      target_mover.push_back(us);
     }
     game.play(parse_legal_move(game.position(), mr.move()));
+  }
+  const Position& last = game.position();
+  red_material.push_back(material_half_pawns(last, RED) - material_half_pawns(last, BLACK));
+  for (size_t i = 0; i < out.size(); ++i) {
+    const int red_view = red_material[std::min(target_index[i] + kMaterialHorizon, red_material.size() - 1)];
+    out[i].material = int8_t(std::clamp(target_mover[i] == RED ? red_view : -red_view, -127, 127));
   }
   return out;
 }

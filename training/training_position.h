@@ -1,30 +1,44 @@
-// One training sample, held compactly in memory (at most 256 bytes): the position's compact
-// encoding from the side to move's view, the game result and the search's root value from
-// that side's view, and the sparse policy target (the kMaxPolicyEntries largest weights,
-// quantised to 16 bits; the rest of a long target is dropped and the kept weights are
-// renormalised when a batch is built).
+// One training sample, held compactly in memory: the position's compact encoding from the
+// side to move's view, the game result and the search's root value from that side's view, how
+// the game ended, the material balance a few plies later (an auxiliary target), and the policy
+// target over every legal move (its labels, with weight 0 for the moves the search gave no
+// weight, so the trainer can restrict the policy to the legal moves).
+//
+// The policy entries hold all legal moves, largest weight first, up to kMaxPolicyEntries
+// (more legal moves than that never occur in play; a position that had them would keep its
+// largest weights). Weights are quantised to 16 bits and renormalised when a batch is built.
 #pragma once
 
 #include <cstdint>
 #include <vector>
 
+#include "core/game.h"
 #include "game_record.pb.h"
 #include "nn/encoding.h"
 
 namespace xq::training {
 
-constexpr int kMaxPolicyEntries = 38;
+constexpr int kMaxPolicyEntries = 128;
+
+// Material in half-pawns: advisor and elephant 4, horse 8, cannon 9, chariot 18, pawn 2
+// (4 once across the river). The king counts nothing.
+int material_half_pawns(const Position& pos, Color side);
 
 struct TrainingPosition {
   nn::Encoding encoding;       // 92 bytes
   int8_t result;               // +1 win, 0 draw, -1 loss for the side to move
-  uint8_t n_policy;            // entries used
+  uint8_t termination;         // how the game ended (core/game.h Termination)
+  uint8_t n_policy;            // entries used: the legal moves
+  int8_t material;             // material balance (half-pawns, side to move's view) at the
+                               // auxiliary horizon (kMaterialHorizon plies later, or the end)
   uint16_t root_value;         // (value + 1) / 2 * 65535, value = win - loss for the side to move
   uint16_t root_draw;          // draw probability * 65535
   uint16_t labels[kMaxPolicyEntries];
-  uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first
+  uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };
-static_assert(sizeof(TrainingPosition) <= 256, "a training position must stay within 256 bytes");
+
+// Plies ahead at which the material target is taken (the game's end when it is nearer).
+constexpr int kMaterialHorizon = 12;
 
 // The training targets of one recorded game, in move order (only moves marked as training
 // targets). Throws std::runtime_error when the record is inconsistent (a bad FEN or move).
@@ -32,5 +46,8 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record);
 
 // The left-right mirror image of a sample (board and policy labels).
 TrainingPosition mirrored(const TrainingPosition& p);
+
+// The Termination named by a record's termination string (ONGOING when unknown).
+Termination termination_of(const std::string& name);
 
 }  // namespace xq::training

@@ -49,9 +49,13 @@ TEST(TrainingPosition, FromRecordKeepsTargetsOnly) {
         EXPECT_EQ(p.encoding, nn::encode(game.position(), game.repetition_count()));
         const int expected = g.result() == "1/2-1/2" ? 0 : ((g.result() == "1-0") == (game.side_to_move() == RED) ? 1 : -1);
         EXPECT_EQ(p.result, expected);
-        ASSERT_GT(p.n_policy, 0);
-        for (int i = 1; i < p.n_policy; ++i) EXPECT_GE(p.weights[i - 1], p.weights[i]);  // largest first
-        EXPECT_TRUE(is_legal(game.position(), nn::move_of(p.labels[0], game.side_to_move())));
+        // Every legal move is an entry (weight 0 where the search gave none), largest first.
+        EXPECT_EQ(int(p.n_policy), MoveList(game.position()).size());
+        for (int i = 1; i < p.n_policy; ++i) EXPECT_GE(p.weights[i - 1], p.weights[i]);
+        for (int i = 0; i < p.n_policy; ++i)
+          EXPECT_TRUE(is_legal(game.position(), nn::move_of(p.labels[i], game.side_to_move())));
+        EXPECT_GT(p.weights[0], 0);
+        EXPECT_EQ(Termination(p.termination), termination_of(g.termination()));
       }
       game.play(parse_legal_move(game.position(), m.move()));
     }
@@ -136,6 +140,33 @@ xqzero::TrainingConfig cpu_training() {
   return t;
 }
 
+// The material target is the mover's material balance kMaterialHorizon plies later (or at
+// the end), replayed here independently of positions_of.
+TEST(TrainingPosition, MaterialTargetLooksAhead) {
+  int nonzero = 0;
+  for (const auto& g : some_games(6, 1.0f)) {
+    std::vector<int> red_minus_black;
+    Game game(g.start_fen(), selfplay::record_settings(g));
+    std::vector<Color> movers;
+    for (const auto& m : g.moves()) {
+      red_minus_black.push_back(material_half_pawns(game.position(), RED) - material_half_pawns(game.position(), BLACK));
+      movers.push_back(game.side_to_move());
+      game.play(parse_legal_move(game.position(), m.move()));
+    }
+    red_minus_black.push_back(material_half_pawns(game.position(), RED) - material_half_pawns(game.position(), BLACK));
+    const auto positions = positions_of(g);
+    ASSERT_EQ(positions.size(), size_t(g.moves_size()));
+    for (size_t i = 0; i < positions.size(); ++i) {
+      const int later = red_minus_black[std::min(i + size_t(kMaterialHorizon), red_minus_black.size() - 1)];
+      EXPECT_EQ(positions[i].material, movers[i] == RED ? later : -later) << "ply " << i;
+      nonzero += positions[i].material != 0;
+    }
+  }
+  EXPECT_GT(nonzero, 0) << "the games should contain captures";
+  const Position start = Position::from_fen(Position::kStartFen);
+  EXPECT_EQ(material_half_pawns(start, RED), 2 * (4 + 4 + 8 + 18 + 9) + 5 * 2);
+}
+
 TEST(Trainer, LossFallsOnAFixedBatch) {
   std::vector<TrainingPosition> batch;
   for (const auto& g : some_games(6, 1.0f))
@@ -151,6 +182,49 @@ TEST(Trainer, LossFallsOnAFixedBatch) {
   EXPECT_GT(first.regularisation, 0.0);
   EXPECT_EQ(trainer.steps(), 61);
   EXPECT_EQ(trainer.samples_trained(), 61 * int64_t(batch.size()));
+}
+
+// With legal_policy_loss the softmax runs over the legal moves only: at initialisation the
+// loss is near log(legal moves), not log(all labels); never below the targets' entropy.
+TEST(Trainer, PolicyLossOverLegalMoves) {
+  std::vector<TrainingPosition> batch;
+  for (const auto& g : some_games(4, 1.0f))
+    for (const auto& p : positions_of(g)) batch.push_back(p);
+  batch.resize(std::min<size_t>(batch.size(), 64));
+  xqzero::TrainingConfig t = cpu_training();
+  Trainer legal(tiny_net(), t);
+  t.set_legal_policy_loss(false);
+  Trainer all(tiny_net(), t);
+  const StepLosses a = legal.measure(batch), b = all.measure(batch);
+  EXPECT_LT(a.policy, std::log(60.0));
+  EXPECT_GT(b.policy, std::log(1000.0));
+  EXPECT_GE(a.policy, a.policy_entropy - 1e-4);
+  EXPECT_NEAR(a.policy_entropy, b.policy_entropy, 1e-9);
+  EXPECT_EQ(legal.steps(), 0) << "measure() does not train";
+}
+
+// Value targets of length-capped games: "drop" removes them from the value loss, "root"
+// replaces the result by the search's root W/D/L.
+TEST(Trainer, CappedGamesValueTarget) {
+  std::vector<TrainingPosition> batch;
+  for (const auto& g : some_games(2, 1.0f))
+    for (const auto& p : positions_of(g)) batch.push_back(p);
+  batch.resize(std::min<size_t>(batch.size(), 16));
+  for (auto& p : batch) {
+    p.termination = uint8_t(Termination::LENGTH_CAP);
+    p.result = 0;
+    p.root_value = 65535;  // certain win for the side to move
+    p.root_draw = 0;
+  }
+  xqzero::TrainingConfig t = cpu_training();
+  t.set_capped_value_target("drop");
+  EXPECT_EQ(Trainer(tiny_net(), t).measure(batch).value, 0.0);
+  t.set_capped_value_target("root");
+  const StepLosses root = Trainer(tiny_net(), t).measure(batch);
+  EXPECT_NEAR(root.value_entropy, 0.0, 1e-6) << "every target is a certain win";
+  t.set_capped_value_target("result");
+  EXPECT_NEAR(Trainer(tiny_net(), t).measure(batch).value_entropy, 0.0, 1e-6) << "every target is a draw";
+  EXPECT_GT(root.value, 0.0);
 }
 
 TEST(Trainer, SchedulesFollowTheConfig) {
