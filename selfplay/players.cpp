@@ -109,9 +109,8 @@ PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
   tree_fen_ = fen;
   tree_moves_ = g.moves();
 
-  const int64_t before = int64_t(search_.tree().node(search_.tree().root()).visits);
-  int64_t nodes = limits.nodes > 0 ? limits.nodes : limits.movetime_ms > 0 ? INT_MAX : options_.default_nodes;
-  const int budget = int(std::min<int64_t>(INT_MAX, before + std::max<int64_t>(1, nodes)));
+  const int64_t nodes = limits.nodes > 0 ? limits.nodes : limits.movetime_ms > 0 ? INT_MAX : options_.default_nodes;
+  const int budget = int(std::min<int64_t>(INT_MAX, std::max<int64_t>(1, nodes)));  // new visits
   const auto deadline = Clock::now() + std::chrono::milliseconds(limits.movetime_ms);
   search_.start_move(g, budget, false);
   std::vector<nn::EvalRequest> requests;

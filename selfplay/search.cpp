@@ -30,6 +30,7 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   Move moves[MAX_MOVES];
   root_moves_.assign(moves, moves + canonical_moves(game.position(), moves));
   budget_ = std::max(1, visits);
+  start_visits_ = tree_.node(tree_.root()).visits;
   exploration_ = exploration;
   root_noise_applied_ = false;
   gumbel_ready_ = false;
@@ -57,12 +58,18 @@ bool Search::root_settled() const {
   return true;
 }
 
+uint32_t Search::new_visits(bool in_flight) const {
+  const Node& r = tree_.node(tree_.root());
+  const uint32_t visits = r.visits + (in_flight ? r.in_flight : 0);
+  return visits > start_visits_ ? visits - start_visits_ : 0;
+}
+
 bool Search::done() const {
   if (n_pending_ > 0) return false;
   if (root_settled()) return true;
   const Node& r = tree_.node(tree_.root());
   if (r.expanded && r.num_edges == 1) return true;
-  return r.visits >= uint32_t(budget_);
+  return new_visits(false) >= uint32_t(budget_);
 }
 
 int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& requests) {
@@ -76,12 +83,12 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
       const Node& r = tree_.node(root);
       if (root_settled()) break;
       if (r.expanded && r.num_edges == 1) break;
-      if (r.visits + r.in_flight >= uint32_t(budget_)) break;
+      if (new_visits(true) >= uint32_t(budget_)) break;
     }
     path_.clear();
     NodeId n = root;
     int plies = 0;
-    bool collision = false;
+    bool collision = false, wait = false;
     for (;;) {
       path_.push_back(n);
       Node& node = tree_.node(n);
@@ -117,6 +124,10 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
       }
       tree_.children_of(tree_.node(n), kids);
       const int e = select_child(n, n == root, kids);
+      if (e < 0) {  // the root hands out no more simulations before this round's evaluations
+        wait = true;
+        break;
+      }
       NodeId c = kids[e];
       Move m;
       if (c != kNoNode) {
@@ -137,12 +148,16 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
       game.play(m);
       ++plies;
     }
+    if (collision || wait) revert(path_);
     if (collision) {
-      revert(path_);
       ++collisions;
       ++collisions_;
     }
     for (; plies > 0; --plies) game.undo();
+    if (wait) {
+      assert(n_pending_ > 0);  // what the root waits for is in flight
+      break;
+    }
     if (collisions >= params_.max_collisions) break;
   }
   return n_pending_;
@@ -373,6 +388,11 @@ void Search::init_gumbel() {
     std::uniform_real_distribution<float> u(1e-6f, 1.0f - 1e-6f);
     for (float& g : gumbel_) g = -std::log(-std::log(u(rng_)));
   }
+  // Visits kept from tree reuse: the halving counts only this search's visits.
+  NodeId kids[MAX_MOVES];
+  tree_.children_of(r, kids);
+  base_visits_.resize(size_t(k));
+  for (int e = 0; e < k; ++e) base_visits_[size_t(e)] = kids[e] != kNoNode ? tree_.node(kids[e]).visits : 0;
   candidates_.resize(size_t(k));
   for (int e = 0; e < k; ++e) candidates_[size_t(e)] = e;
   auto score = [&](int e) { return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)); };
@@ -388,9 +408,12 @@ void Search::init_gumbel() {
 int Search::select_gumbel_root(const NodeId* kids) {
   const NodeId root = tree_.root();
   if (!gumbel_ready_) init_gumbel();
-  auto visits_of = [&](int e) -> uint32_t {
+  // A candidate's visits in this search: those returned, or with those in flight too.
+  auto visits_of = [&](int e, bool in_flight) -> uint32_t {
     const NodeId c = kids[e];
-    return c == kNoNode ? 0 : tree_.node(c).visits + tree_.node(c).in_flight;
+    if (c == kNoNode) return 0;
+    const Node& ch = tree_.node(c);
+    return ch.visits - base_visits_[size_t(e)] + (in_flight ? ch.in_flight : 0);
   };
   for (int e : candidates_) {
     const NodeId c = kids[e];
@@ -399,14 +422,19 @@ int Search::select_gumbel_root(const NodeId* kids) {
   for (int guard = 0; guard < 64; ++guard) {
     int best = -1;
     uint32_t best_n = std::numeric_limits<uint32_t>::max();
+    bool returned = true;
     for (int e : candidates_) {
-      const uint32_t nv = visits_of(e);
+      const uint32_t nv = visits_of(e, true);
       if (nv < phase_target_ && nv < best_n) {
         best_n = nv;
         best = e;
       }
+      returned = returned && visits_of(e, false) >= phase_target_;
     }
     if (best >= 0) return best;
+    // Every candidate has its visits for this phase, some still in flight: the phase ends
+    // when their values are back, in a later round (gather() stops here).
+    if (!returned) return -1;
     // The phase is complete: halve the candidates (not before the first phase), then give
     // each survivor an equal share of what is left of the budget.
     if (phase_target_ > 0 && candidates_.size() > 1) {
@@ -420,8 +448,7 @@ int Search::select_gumbel_root(const NodeId* kids) {
       candidates_.resize((candidates_.size() + 1) / 2);
       phases_left_ = std::max(1, phases_left_ - 1);
     }
-    const Node& r = tree_.node(root);
-    const int left = std::max(1, budget_ - int(r.visits + r.in_flight));
+    const int left = std::max(1, budget_ - int(new_visits(true)));
     const uint32_t share = uint32_t(std::max(1, left / (phases_left_ * int(candidates_.size()))));
     phase_target_ += share;
   }

@@ -4,9 +4,10 @@
 //   search.start_move(game, visits, noise);
 //   while (!search.done()) {
 //     requests.clear();
-//     search.gather(game, max_leaves, requests);   // descends, plays and undoes moves on game
+//     const int n = search.gather(game, max_leaves, requests);  // plays and undoes moves on game
+//     results.resize(n);
 //     evaluator.evaluate(requests, results);        // any nn::Evaluator
-//     search.complete(game, results);
+//     search.complete(results.data(), n);
 //   }
 //   SearchResult r = search.result();
 //
@@ -17,7 +18,10 @@
 //  - Gumbel AlphaZero (Danihelka et al., 2022): Gumbel-top-k sampling of m root candidates,
 //    sequential halving of the visit budget over them, completed Q-values, the improved
 //    policy softmax(logits + sigma(completed Q)) as training target, and the deterministic
-//    improved-policy selection below the root.
+//    improved-policy selection below the root. A phase of the halving counts this search's
+//    visits of each candidate (not those kept from tree reuse) and ends only when its visits
+//    have returned: a round whose leaves complete a phase stops gathering there, and the
+//    next round halves (or result() chooses) on complete values.
 // Both back up W/D/L means, judge terminal nodes with the game's rules (mate, stalemate,
 // repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver) with
 // their length in plies. The final choice is the shortest proven win (the longest proven
@@ -69,7 +73,7 @@ struct SearchResult {
   std::vector<RootMove> moves;   // every legal root move
   float value = 0;               // root mean (win - loss) for the side to move
   float draw = 0;                // root mean draw probability
-  uint32_t visits = 0;           // root visits
+  uint32_t visits = 0;           // root visits, those kept from tree reuse included
   Proven proven = Proven::NONE;  // for the side to move at the root
   int proven_plies = 0;          // with proven: plies to the proven end, through `best`
   std::vector<Move> pv;          // most visited line
@@ -84,16 +88,19 @@ class Search {
 
   // Forgets the tree (a new game, or a position not reached by advance()).
   void reset();
-  // Prepares a search from game's current position with a budget of `visits` root visits
-  // (visits kept from tree reuse count). `exploration`: root noise (Dirichlet for PUCT,
-  // Gumbel samples for Gumbel); without it the search is deterministic.
+  // Prepares a search from game's current position with a budget of `visits` new root
+  // visits, i.e. simulations of this search (visits kept from tree reuse do not count).
+  // `exploration`: root noise (Dirichlet for PUCT, Gumbel samples for Gumbel); without it
+  // the search is deterministic.
   void start_move(Game& game, int visits, bool exploration);
-  // True when the budget is reached (or the root is proven) and nothing is in flight.
+  // True when the budget is spent (or the root is proven, or has a single move) and nothing
+  // is in flight.
   bool done() const;
 
   // Descends up to `max_leaves` times from the root, applying virtual loss, and appends one
   // request per leaf that needs the network. Terminal and proven leaves are backed up at
-  // once. The requests point into this Search and stay valid until complete().
+  // once. Fewer descents when the budget is spent, after too many collisions, or at the end
+  // of a Gumbel phase. The requests point into this Search and stay valid until complete().
   // `game` must be at the root position; it is returned there.
   int gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& requests);
   // Takes the evaluations of the last gather()'s requests, in order.
@@ -119,8 +126,11 @@ class Search {
   int select_child(NodeId n, bool is_root, const NodeId* kids);
   int select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven);
   int select_gumbel_interior(NodeId n, const NodeId* kids);
+  // -1 while the current phase waits for its visits in flight (the round ends there).
   int select_gumbel_root(const NodeId* kids);
   bool root_settled() const;
+  // Root visits made since start_move(), with or without those in flight.
+  uint32_t new_visits(bool in_flight) const;
   void expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& result);
   void backup(const std::vector<NodeId>& path, float value, float draw, bool proven_leaf);
   void revert(const std::vector<NodeId>& path);
@@ -134,7 +144,8 @@ class Search {
   SearchParams params_;
   Tree tree_;
   std::mt19937_64 rng_;
-  int budget_ = 0;
+  int budget_ = 0;                // new root visits
+  uint32_t start_visits_ = 0;     // root visits at start_move() (kept from tree reuse)
   bool exploration_ = false;
   bool root_noise_applied_ = false;
   std::vector<Move> root_moves_;  // the root's legal moves in edge order (set by start_move)
@@ -144,8 +155,9 @@ class Search {
   uint64_t evaluations_ = 0, collisions_ = 0;
   // Gumbel root state.
   std::vector<float> gumbel_;            // per root edge
+  std::vector<uint32_t> base_visits_;    // per root edge: its visits when the halving began
   std::vector<int> candidates_;          // root edge indices still in the halving
-  uint32_t phase_target_ = 0;            // visits each candidate should reach in this phase
+  uint32_t phase_target_ = 0;            // new visits each candidate should reach in this phase
   int phases_left_ = 0;
   bool gumbel_ready_ = false;
 };

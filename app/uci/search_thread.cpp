@@ -224,8 +224,7 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
     }
     int64_t share = INT_MAX;
     if (limits.nodes > 0) share = std::max<int64_t>(1, limits.nodes / n + (i < limits.nodes % n ? 1 : 0));
-    const int budget = int(std::min<int64_t>(INT_MAX, int64_t(w.start_visits) + share));
-    w.search.start_move(w.game, budget, i > 0);
+    w.search.start_move(w.game, int(std::min<int64_t>(INT_MAX, share)), i > 0);  // new visits
   }
   thread_ = std::thread([this] { run(); });
 }
