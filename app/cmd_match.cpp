@@ -1,6 +1,7 @@
-// xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS] ...
+// xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS] [--a-limit L] ...
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 
@@ -35,11 +36,44 @@ std::string base_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+bool is_uci_spec(const std::string& spec) { return spec.rfind("uci:", 0) == 0; }
+bool ignores_limits(const std::string& spec) { return spec == "random" || spec == "greedy"; }
+bool is_mcts_spec(const std::string& spec) { return !is_uci_spec(spec) && !ignores_limits(spec); }
+
+// --a-limit / --b-limit: that player's own limits, replacing --nodes/--movetime for it.
+std::optional<selfplay::MoveLimits> player_limits(const std::string& which, const Args& args) {
+  const std::string flag = which + "-limit";
+  if (!args.has(flag)) return std::nullopt;
+  const std::string text = args.get(flag);
+  selfplay::MoveLimits limits;
+  try {
+    limits = selfplay::parse_move_limits(text);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("option --" + flag + ": " + e.what());
+  }
+  if (limits.depth > 0 && is_mcts_spec(args.get(which)))
+    throw UsageError("option --" + flag + " '" + text + "': depth is for uci: players (" + args.get(which) +
+                     " searches by nodes or movetime)");
+  return limits;
+}
+
+// One line about a player before the games: its name, the limits it searches with, and for
+// an engine (started here) the coordinates it speaks or why it did not start.
+void describe_player(const std::string& which, const Args& args, selfplay::Player& player,
+                     const selfplay::MoveLimits& limits, std::ostream& out) {
+  auto* engine = dynamic_cast<selfplay::UciEnginePlayer*>(&player);
+  const std::string started = engine ? engine->ensure_started() : "";
+  out << "player " << which << ": " << player.name();
+  if (!ignores_limits(args.get(which))) out << ", limits " << selfplay::to_string(limits);
+  if (engine) out << ", " << (started.empty() ? engine->dialect() : started);
+  out << "\n";
+}
+
 std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Args& args,
                                               const xqzero::Config& config, int concurrency, uint64_t seed) {
   const std::string spec = args.get(which);
   if (spec.empty()) throw UsageError("--" + which + " needs a player");
-  if (spec.rfind("uci:", 0) != 0 && (args.has(which + "-options") || args.has(which + "-ranks-from-one")))
+  if (!is_uci_spec(spec) && (args.has(which + "-options") || args.has(which + "-ranks-from-one")))
     throw UsageError("--" + which + "-options and --" + which + "-ranks-from-one are for uci: players");
   if (spec == "random") return std::make_unique<selfplay::RandomPlayer>(seed);
   if (spec == "greedy") return std::make_unique<selfplay::GreedyPlayer>(seed);
@@ -74,17 +108,22 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   const Args args(argv,
                   {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
                    "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
-                   "repetitions", "seed"},
+                   "repetitions", "seed", "a-limit", "b-limit"},
                   {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
   if (args.help()) {
     out << "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
+           "                    [--a-limit LIST] [--b-limit LIST] ...\n"
            "A player P is a checkpoint file, uniform (search with uniform priors), random, greedy\n"
            "(one-ply material) or uci:COMMAND (an external UCI engine, run with /bin/sh -c).\n"
            "  --games N             games to play (colours alternate; default 2)\n"
            "  --openings FILE       one opening per line: FEN [moves ...], ICCS moves from the start,\n"
            "                        or 'startpos|fen F moves ...'; each is played with both colours\n"
-           "  --nodes N             search visits per move (default 100)\n"
+           "  --nodes N             search visits per move (default 100); uci: engines get go nodes N\n"
            "  --movetime MS         thinking time per move instead\n"
+           "  --a-limit LIST        player a's own limits, replacing --nodes/--movetime for it:\n"
+           "                        nodes=N, depth=N, movetime=MS, comma-separated (the first\n"
+           "                        reached ends the search); depth is for uci: players only\n"
+           "  --b-limit LIST        the same for player b (e.g. --b-limit depth=1)\n"
            "  --concurrency K       games played at once (default 1)\n"
            "  --out FILE            write every game as text (moves in WXF and ICCS)\n"
            "  --records DIR         also write the games as game records (.rec.gz)\n"
@@ -92,15 +131,19 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "                        (default: the embedded tiny config)\n"
            "  --a-options LIST      setoption for a uci: player a, as Name=Value,Name=Value\n"
            "  --b-options LIST      the same for player b\n"
-           "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one)\n"
+           "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one);\n"
+           "                        automatic for engines that offer UCI_Variant xiangqi\n"
+           "                        (Fairy-Stockfish), which is then selected\n"
            "  --reply-margin-ms MS  a uci: engine must answer within movetime + MS (default 2000)\n"
-           "  --node-timeout-ms MS  ... or within MS when searching by nodes (default 60000)\n"
+           "  --node-timeout-ms MS  ... or within MS when searching by nodes or depth (default 60000)\n"
            "  --start-timeout-ms MS ... and answer uci/isready within MS (default 10000)\n"
            "  --engine-stderr       let engines' stderr through (default: discarded)\n"
            "  --max-plies N         length cap: a longer game is an adjudicated draw (default 400)\n"
            "  --repetitions N       judge a repetition at the N-th recurrence (default 1)\n"
            "  --seed S              seed of the random choices (default 1)\n"
-           "  --quiet               no line per game\n"
+           "  --quiet               no line per player and per game\n"
+           "Before the games, one line per player gives its name and limits, and for a uci: engine\n"
+           "the move coordinates it speaks (or why it did not start).\n"
            "A misbehaving engine (crash, exit, no reply, illegal move) loses that game by forfeit,\n"
            "with the reason in the game file; the match goes on. The last line is the result:\n"
            "wins, draws and losses of player a, its score and the Elo difference with a 95% interval.\n";
@@ -120,10 +163,17 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   options.game.length_cap = int(args.get_int("max-plies", 400, 0, 100000));
   options.game.repetitions = int(args.get_int("repetitions", 1, 1, 10));
   if (args.has("openings")) options.openings = selfplay::load_openings(args.get("openings"));
+  options.a_limits = player_limits("a", args);
+  options.b_limits = player_limits("b", args);
 
+  const bool quiet = args.has("quiet");
   xqzero::Config config = load_config(args.get("config"));
   auto a = make_player("a", args, config, options.concurrency, options.seed);
   auto b = make_player("b", args, config, options.concurrency, options.seed + 7919);
+  if (!quiet) {
+    describe_player("a", args, *a, options.limits_of_a(), out);
+    describe_player("b", args, *b, options.limits_of_b(), out);
+  }
 
   std::unique_ptr<std::ofstream> games_file;
   if (args.has("out")) {
@@ -133,7 +183,6 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   std::unique_ptr<selfplay::RecordWriter> records;
   if (args.has("records")) records = std::make_unique<selfplay::RecordWriter>(args.get("records"), "match", 1000);
 
-  const bool quiet = args.has("quiet");
   int64_t finished = 0;
   options.on_game = [&](const selfplay::GameOutcome& g) {
     ++finished;

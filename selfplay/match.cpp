@@ -99,6 +99,11 @@ int GameOutcome::a_points() const {
 }
 
 GameOutcome play_game(Player& red, Player& black, const Opening& opening, const MatchOptions& options) {
+  return play_game(red, black, opening, options, options.limits, options.limits);
+}
+
+GameOutcome play_game(Player& red, Player& black, const Opening& opening, const MatchOptions& options,
+                      const MoveLimits& red_limits, const MoveLimits& black_limits) {
   GameOutcome out;
   out.start_fen = opening.fen;
   Game game(Position::from_fen(opening.fen), options.game);
@@ -118,7 +123,7 @@ GameOutcome play_game(Player& red, Player& black, const Opening& opening, const 
     Player& p = side == RED ? red : black;
     PlayerMove pm;
     try {
-      pm = p.choose(game, options.limits);
+      pm = p.choose(game, side == RED ? red_limits : black_limits);
     } catch (const std::exception& e) {
       pm.failure = std::string("error: ") + e.what();
     }
@@ -166,8 +171,10 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
       try {
         const int opening = int((i / 2) % int64_t(openings.size()));
         const bool a_red = i % 2 == 0;
-        GameOutcome g = a_red ? play_game(pa, pb, openings[size_t(opening)], options)
-                              : play_game(pb, pa, openings[size_t(opening)], options);
+        const MoveLimits& la = options.limits_of_a();
+        const MoveLimits& lb = options.limits_of_b();
+        GameOutcome g = a_red ? play_game(pa, pb, openings[size_t(opening)], options, la, lb)
+                              : play_game(pb, pa, openings[size_t(opening)], options, lb, la);
         g.index = i;
         g.opening = opening;
         g.a_is_red = a_red;

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,12 @@ struct MatchOptions {
   int64_t games = 2;
   std::vector<Opening> openings;  // empty: the start position
   MoveLimits limits{100, 0};
+  // Per-player limits that replace `limits` for player a or b (as match tools set each
+  // engine's own nodes, depth or time), so that, say, a network at 800 visits can face an
+  // engine at depth 1.
+  std::optional<MoveLimits> a_limits, b_limits;
+  const MoveLimits& limits_of_a() const { return a_limits ? *a_limits : limits; }
+  const MoveLimits& limits_of_b() const { return b_limits ? *b_limits : limits; }
   // Games played at once (each in its own thread with its own player clones). 1..256.
   int concurrency = 1;
   // Judging: repetitions and natural limit as core/game.h; length_cap (plies from the
@@ -82,8 +89,11 @@ struct MatchResult {
   std::string summary() const;
 };
 
-// Plays one game from `opening`; the players' new_game() is called first.
+// Plays one game from `opening`; the players' new_game() is called first. Both players
+// search with options.limits, or with the limits given here.
 GameOutcome play_game(Player& red, Player& black, const Opening& opening, const MatchOptions& options);
+GameOutcome play_game(Player& red, Player& black, const Opening& opening, const MatchOptions& options,
+                      const MoveLimits& red_limits, const MoveLimits& black_limits);
 
 MatchResult play_match(Player& a, Player& b, const MatchOptions& options);
 

@@ -24,6 +24,69 @@ namespace xq::selfplay {
 using Clock = std::chrono::steady_clock;
 
 // ---------------------------------------------------------------------------------------------
+// Move limits
+
+namespace {
+
+constexpr const char* kLimitsForm = "expected nodes=N, depth=N or movetime=MS, comma-separated";
+
+// "bad limit 'depth=x'", with " in 'nodes=5,depth=x'" when the item is one of several.
+std::string bad_limit(const std::string& item, const std::string& text) {
+  return "bad limit '" + item + "'" + (item == text ? "" : " in '" + text + "'");
+}
+
+// The value of one "key=value" limit: an integer in 1..hi, else an error naming the limit.
+int64_t limit_value(const std::string& item, const std::string& text, const std::string& key,
+                    const std::string& value, int64_t hi) {
+  const bool digits = !value.empty() && value.size() <= 18 &&
+                      std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  const long long n = digits ? std::stoll(value) : 0;
+  if (n < 1 || n > hi)
+    throw std::invalid_argument(bad_limit(item, text) + ": " + key + " takes an integer 1.." + std::to_string(hi));
+  return n;
+}
+
+// The field of `limits` that `key` names, and its largest value; nullptr for another key.
+int64_t* limit_field(MoveLimits& limits, const std::string& key, int64_t& hi) {
+  hi = key == "nodes" ? 1000000000 : key == "depth" ? 1000 : 86400000;
+  if (key == "nodes") return &limits.nodes;
+  if (key == "depth") return &limits.depth;
+  if (key == "movetime") return &limits.movetime_ms;
+  return nullptr;
+}
+
+}  // namespace
+
+MoveLimits parse_move_limits(const std::string& text) {
+  MoveLimits out;
+  if (text.empty()) throw std::invalid_argument(std::string("no limits given: ") + kLimitsForm);
+  if (text.back() == ',') throw std::invalid_argument("bad limits '" + text + "': " + kLimitsForm);
+  std::stringstream ss(text);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq);
+    int64_t hi = 0;
+    int64_t* field = limit_field(out, key, hi);
+    if (eq == std::string::npos || field == nullptr)
+      throw std::invalid_argument(bad_limit(item, text) + ": " + kLimitsForm);
+    if (*field != 0) throw std::invalid_argument("bad limits '" + text + "': " + key + " given twice");
+    *field = limit_value(item, text, key, item.substr(eq + 1), hi);
+  }
+  return out;
+}
+
+std::string to_string(const MoveLimits& limits) {
+  std::string s;
+  auto add = [&](const char* key, int64_t v) {
+    if (v > 0) s += (s.empty() ? "" : ",") + std::string(key) + "=" + std::to_string(v);
+  };
+  add("nodes", limits.nodes);
+  add("depth", limits.depth);
+  add("movetime", limits.movetime_ms);
+  return s.empty() ? "none" : s;
+}
+
+// ---------------------------------------------------------------------------------------------
 // Random and greedy players
 
 PlayerMove RandomPlayer::choose(const Game& game, const MoveLimits&) {
@@ -96,6 +159,11 @@ std::unique_ptr<Player> MctsPlayer::clone(uint64_t seed_offset) const {
 }
 
 PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
+  if (limits.depth > 0) {
+    PlayerMove out;
+    out.failure = "a depth limit is for UCI engines; an MCTS player takes nodes or movetime";
+    return out;
+  }
   Game g = game;
   const std::string fen = g.start_position().fen();
   bool reused = false;
@@ -172,7 +240,40 @@ std::string lower(std::string s) {
   return s;
 }
 
+// Whether a line of the engine's `uci` reply offers UCI_Variant as a combo with a xiangqi
+// choice: "option name UCI_Variant type combo default chess var ... var xiangqi ...".
+bool offers_xiangqi_variant(const std::string& line) {
+  std::istringstream in(line);
+  std::string word, name;
+  if (!(in >> word) || word != "option" || !(in >> word) || word != "name") return false;
+  while (in >> word && word != "type") name += (name.empty() ? "" : " ") + word;
+  if (lower(name) != "uci_variant" || !(in >> word) || word != "combo") return false;
+  bool after_var = false;
+  while (in >> word) {
+    if (after_var && lower(word) == "xiangqi") return true;
+    after_var = word == "var";
+  }
+  return false;
+}
+
+// How long to wait for bestmove: movetime plus the margin when a time bounds the search,
+// the node timeout otherwise (an engine may honour only one of nodes/depth and movetime).
+int64_t reply_wait_ms(const MoveLimits& limits, const UciEngineOptions& o) {
+  if (limits.movetime_ms <= 0) return o.node_timeout_ms;
+  const int64_t timed = limits.movetime_ms + o.reply_margin_ms;
+  return limits.nodes > 0 || limits.depth > 0 ? std::max(timed, o.node_timeout_ms) : timed;
+}
+
 }  // namespace
+
+std::string uci_go_command(const MoveLimits& limits) {
+  if (!limits.any()) return "go depth 1";
+  std::string go = "go";
+  if (limits.depth > 0) go += " depth " + std::to_string(limits.depth);
+  if (limits.nodes > 0) go += " nodes " + std::to_string(limits.nodes);
+  if (limits.movetime_ms > 0) go += " movetime " + std::to_string(limits.movetime_ms);
+  return go;
+}
 
 struct UciEnginePlayer::Process {
   pid_t pid = -1;
@@ -351,8 +452,14 @@ void UciEnginePlayer::kill_engine() {
 
 std::unique_ptr<Player> UciEnginePlayer::clone(uint64_t) const { return std::make_unique<UciEnginePlayer>(options_); }
 
+std::string UciEnginePlayer::dialect() const {
+  if (variant_selected_) return "UCI_Variant xiangqi selected, ranks 1..10";
+  if (options_.ranks_from_one) return "ranks 1..10 (ranks_from_one)";
+  return "ranks 0..9";
+}
+
 std::string UciEnginePlayer::to_engine(Move m) const {
-  const int add = options_.ranks_from_one ? 1 : 0;
+  const int add = ranks_from_one() ? 1 : 0;
   std::string s;
   s += char('a' + file_of(m.from()));
   s += std::to_string(rank_of(m.from()) + add);
@@ -363,7 +470,7 @@ std::string UciEnginePlayer::to_engine(Move m) const {
 
 Move UciEnginePlayer::from_engine(const std::string& text) const {
   const std::string t = lower(text);
-  const int add = options_.ranks_from_one ? 1 : 0;
+  const int add = ranks_from_one() ? 1 : 0;
   size_t i = 0;
   Square sq[2];
   for (int k = 0; k < 2; ++k) {
@@ -389,32 +496,43 @@ std::string UciEnginePlayer::ensure_started() {
     proc_.reset();
     return "engine did not start: " + error;
   }
-  auto fail = [&](const std::string& what) {
-    std::string reason = proc_->exit_reason();
-    kill_engine();
-    return what + (reason.empty() ? "" : " (" + reason + ")");
-  };
-  if (!proc_->write_line("uci")) return fail("engine did not start: it does not read its input");
+  const std::string failure = handshake();
+  if (failure.empty()) return "";
+  const std::string reason = proc_->exit_reason();
+  kill_engine();
+  return failure + (reason.empty() ? "" : " (" + reason + ")");
+}
+
+// uci ... uciok (reading the name and the variant option), the variant and the options,
+// isready ... readyok. "" on success, else why.
+std::string UciEnginePlayer::handshake() {
+  variant_selected_ = false;
+  if (!proc_->write_line("uci")) return "engine did not start: it does not read its input";
   const auto deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
   std::string line;
+  bool offers_variant = false;
   for (;;) {
     const Process::Read r = proc_->read_line(line, deadline);
-    if (r == Process::Read::TIMEOUT) return fail("engine did not start: no uciok");
-    if (r == Process::Read::CLOSED) return fail("engine did not start: it closed its output before uciok");
+    if (r == Process::Read::TIMEOUT) return "engine did not start: no uciok";
+    if (r == Process::Read::CLOSED) return "engine did not start: it closed its output before uciok";
     if (line.rfind("id name ", 0) == 0) id_name_ = line.substr(8);
+    if (options_.detect_variant && offers_xiangqi_variant(line)) offers_variant = true;
     if (line == "uciok") break;
   }
+  if (offers_variant) {
+    if (!proc_->write_line("setoption name UCI_Variant value xiangqi")) return "engine exited during setup";
+    variant_selected_ = true;
+  }
   for (const auto& [name, value] : options_.options)
-    if (!proc_->write_line("setoption name " + name + " value " + value)) return fail("engine exited during setup");
-  if (!proc_->write_line("isready")) return fail("engine exited during setup");
+    if (!proc_->write_line("setoption name " + name + " value " + value)) return "engine exited during setup";
+  if (!proc_->write_line("isready")) return "engine exited during setup";
   const auto ready_deadline = Clock::now() + std::chrono::milliseconds(options_.start_timeout_ms);
   for (;;) {
     const Process::Read r = proc_->read_line(line, ready_deadline);
-    if (r == Process::Read::TIMEOUT) return fail("engine did not start: no readyok");
-    if (r == Process::Read::CLOSED) return fail("engine did not start: it closed its output before readyok");
-    if (line == "readyok") break;
+    if (r == Process::Read::TIMEOUT) return "engine did not start: no readyok";
+    if (r == Process::Read::CLOSED) return "engine did not start: it closed its output before readyok";
+    if (line == "readyok") return "";
   }
-  return "";
 }
 
 void UciEnginePlayer::new_game(const Game&) {
@@ -447,16 +565,8 @@ PlayerMove UciEnginePlayer::choose(const Game& game, const MoveLimits& limits) {
     position += " moves";
     for (const Move m : game.moves()) position += " " + to_engine(m);
   }
-  std::string go = "go";
-  int64_t wait_ms = options_.node_timeout_ms;
-  if (limits.nodes > 0) go += " nodes " + std::to_string(limits.nodes);
-  if (limits.movetime_ms > 0) {
-    go += " movetime " + std::to_string(limits.movetime_ms);
-    wait_ms = limits.movetime_ms + options_.reply_margin_ms;
-    if (limits.nodes > 0) wait_ms = std::max(wait_ms, options_.node_timeout_ms);
-  }
-  if (limits.nodes <= 0 && limits.movetime_ms <= 0) go += " depth 1";
-  if (!proc_->write_line(position) || !proc_->write_line(go)) {
+  const int64_t wait_ms = reply_wait_ms(limits, options_);
+  if (!proc_->write_line(position) || !proc_->write_line(uci_go_command(limits))) {
     const std::string reason = proc_->exit_reason();
     kill_engine();
     out.failure = reason.empty() ? "engine exited" : reason;

@@ -26,13 +26,23 @@
 
 namespace xq::selfplay {
 
-// Budget of one move. nodes: new search visits (MCTS) or `go nodes N` (UCI); movetime_ms:
-// thinking time. When both are set, whichever comes first ends the search. Random and greedy
-// players ignore it.
+// Budget of one move; 0 means unset. nodes: new search visits (MCTS) or `go nodes N` (UCI);
+// movetime_ms: thinking time (`go movetime MS`); depth: `go depth N`, for UCI engines only (an
+// MCTS player given a depth forfeits the move). When several are set, whichever comes first
+// ends the search. Random and greedy players ignore the limits.
 struct MoveLimits {
   int64_t nodes = 0;
   int64_t movetime_ms = 0;
+  int64_t depth = 0;
+  bool any() const { return nodes > 0 || movetime_ms > 0 || depth > 0; }
 };
+
+// Reads "nodes=N", "depth=N" and "movetime=MS", comma-separated ("depth=1",
+// "nodes=800,movetime=1000"), as match tools write per-engine limits. Throws
+// std::invalid_argument with a one-line message naming the bad part.
+MoveLimits parse_move_limits(const std::string& text);
+// The same form back ("nodes=800,movetime=1000"); "none" when nothing is set.
+std::string to_string(const MoveLimits& limits);
 
 struct PlayerMove {
   Move move;            // the move, when failure is empty
@@ -105,6 +115,7 @@ struct MctsPlayerOptions {
 
 // Deterministic (no root noise) MCTS over an evaluator: the most visited move, or a proven
 // win. `nodes` counts new visits of this search (visits kept from tree reuse do not count).
+// A depth limit means nothing to it: the move fails (a forfeit) with a message saying so.
 class MctsPlayer final : public Player {
  public:
   MctsPlayer(std::shared_ptr<nn::Evaluator> evaluator, const MctsPlayerOptions& options);
@@ -122,15 +133,23 @@ class MctsPlayer final : public Player {
   bool tree_valid_ = false;
 };
 
-// An external UCI engine (`/bin/sh -c command`), started at the first game and restarted
-// after it misbehaved. Per move it sends `position fen F moves ...` and `go nodes N` or
-// `go movetime MS` and waits for `bestmove`.
+// An external UCI engine (`/bin/sh -c command`), started at the first game (or by
+// ensure_started()) and restarted after it misbehaved. Per move it sends
+// `position fen F [moves ...]` (the game's start FEN, then every move played since, in the
+// engine's coordinates) and `go` with the limits (`nodes N`, `depth N`, `movetime MS`;
+// `depth 1` when none is set) and waits for `bestmove`.
+//
+// Variant engines: when the engine's `uci` reply offers the option UCI_Variant as a combo
+// with a `xiangqi` choice (Fairy-Stockfish), the player sends
+// `setoption name UCI_Variant value xiangqi` first and numbers ranks 1..10 in moves both ways,
+// as such engines do (`h3e3` = ICCS `h2e2`). FENs need no translation: they name no ranks.
 struct UciEngineOptions {
   std::string command;
   std::vector<std::pair<std::string, std::string>> options;  // sent as setoption after uciok
   // The engine numbers ranks 1..10 (some Xiangqi GUIs' convention) instead of ICCS 0..9;
-  // moves are converted both ways.
+  // moves are converted both ways. Forces 1..10 whatever the detection finds.
   bool ranks_from_one = false;
+  bool detect_variant = true;  // select UCI_Variant xiangqi when offered (see above)
   int64_t start_timeout_ms = 10000;  // uciok / readyok
   int64_t reply_margin_ms = 2000;    // bestmove within movetime + this
   int64_t node_timeout_ms = 60000;   // bestmove within this when searching by nodes
@@ -153,6 +172,14 @@ class UciEnginePlayer final : public Player {
   // Starts the engine (uci, options, isready) if it is not running; "" on success, else why.
   std::string ensure_started();
   bool running() const;
+  // The engine offered UCI_Variant xiangqi at its last start and it was selected.
+  bool variant_selected() const { return variant_selected_; }
+  // Moves are written with ranks 1..10 (ranks_from_one, or the variant selected).
+  bool ranks_from_one() const { return options_.ranks_from_one || variant_selected_; }
+  // What the player set up for the engine's dialect, for a line of output:
+  // "UCI_Variant xiangqi selected, ranks 1..10", "ranks 1..10 (ranks_from_one)" or
+  // "ranks 0..9".
+  std::string dialect() const;
   // ICCS <-> the engine's coordinates.
   std::string to_engine(Move m) const;
   // Parses the engine's move text (syntax only); none on garbage.
@@ -161,10 +188,15 @@ class UciEnginePlayer final : public Player {
  private:
   struct Process;
   void kill_engine();
+  std::string handshake();
   UciEngineOptions options_;
   std::unique_ptr<Process> proc_;
   std::string id_name_;
+  bool variant_selected_ = false;
 };
+
+// The `go` command for `limits` ("go depth 1" when none is set).
+std::string uci_go_command(const MoveLimits& limits);
 
 // random, greedy or uci:COMMAND (with default UciEngineOptions apart from the command);
 // nullptr for anything else (checkpoints and `uniform` need an evaluator, see app/).

@@ -106,6 +106,45 @@ TEST(MatchCli, BrokenEngineForfeitsAndTheMatchGoesOn) {
   EXPECT_NE(last_line(r.out).find("forfeits 0/2"), std::string::npos) << r.out;
 }
 
+// A scripted engine in Fairy-Stockfish's dialect for `--b`: it offers UCI_Variant xiangqi,
+// answers only once that variant is selected and only `go depth 1`, and as Black recaptures
+// after greedy's first move from the start (a cannon takes a horse: h3h10 or b3b10 in ranks
+// 1..10); anything else gets a malformed move, which the match reports as a forfeit.
+std::string fake_fsf_engine() {
+  const std::string start = "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  return "uci:v=no; while read -r line; do case \"$line\" in "
+         "uci) echo 'id name fake-fsf'; "
+         "echo 'option name UCI_Variant type combo default chess var chess var xiangqi'; echo uciok;; "
+         "'setoption name UCI_Variant value xiangqi') v=yes;; "
+         "isready) echo readyok;; "
+         "position*) pos=\"$line\";; "
+         "'go depth 1') if [ $v != yes ]; then echo 'bestmove zz99'; else case \"$pos\" in "
+         "'" + start + " moves h3h10') echo 'bestmove i10h10';; "
+         "'" + start + " moves b3b10') echo 'bestmove a10b10';; "
+         "*) echo 'bestmove zz98';; esac; fi;; "
+         "go*) echo 'bestmove zz97';; "
+         "quit) exit 0;; esac; done";
+}
+
+TEST(MatchCli, VariantEngineWithItsOwnDepthLimit) {
+  const Result r = run({"match", "--a", "greedy", "--b", fake_fsf_engine(), "--b-limit", "depth=1", "--nodes", "50",
+                        "--games", "1", "--max-plies", "2"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("player a: greedy\n"
+                        "player b: uci:fake-fsf, limits depth=1, UCI_Variant xiangqi selected, ranks 1..10\n",
+                        0),
+            0u)
+      << r.out;
+  EXPECT_EQ(r.out.find("forfeit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("1/2-1/2 length cap, 2 plies"), std::string::npos) << r.out;
+  // Without its own limit the engine gets `go nodes 50`, which this one refuses.
+  const Result shared = run({"match", "--a", "greedy", "--b", fake_fsf_engine(), "--nodes", "50", "--games", "1",
+                             "--max-plies", "2"});
+  ASSERT_EQ(shared.status, 0) << shared.err;
+  EXPECT_NE(shared.out.find("player b: uci:fake-fsf, limits nodes=50,"), std::string::npos) << shared.out;
+  EXPECT_NE(shared.out.find("forfeit [black (uci:fake-fsf): malformed move 'zz97']"), std::string::npos) << shared.out;
+}
+
 TEST(MatchCli, UsageErrors) {
   auto expect_error = [](const std::vector<std::string>& argv, const std::string& needle) {
     const Result r = run(argv);
@@ -119,6 +158,12 @@ TEST(MatchCli, UsageErrors) {
   expect_error({"match", "--a", "random", "--b", "greedy", "--nodes", "5", "--movetime", "5"}, "not both");
   expect_error({"match", "--a", "random", "--b", "greedy", "--openings", "/nonexistent/o.txt"}, "openings");
   expect_error({"match", "--a", "random", "--b", "greedy", "--a-options", "Hash=1"}, "uci: players");
+  expect_error({"match", "--a", "random", "--b", "greedy", "--b-limit", "depth=x"},
+               "option --b-limit: bad limit 'depth=x': depth takes an integer 1..1000");
+  expect_error({"match", "--a", "random", "--b", "greedy", "--a-limit", "nodes=5,plies=3"},
+               "option --a-limit: bad limit 'plies=3' in 'nodes=5,plies=3'");
+  expect_error({"match", "--a", "uniform", "--b", "greedy", "--a-limit", "depth=1"},
+               "option --a-limit 'depth=1': depth is for uci: players");
   EXPECT_EQ(run({"match", "--help"}).status, 0);
   EXPECT_EQ(run({"uci", "--help"}).status, 0);
 }

@@ -71,6 +71,16 @@ TEST(Players, MctsPlayerWithUniformPriorsFindsMateInOne) {
   EXPECT_GT(m.value, 0.9f);
 }
 
+TEST(Players, MctsPlayerRefusesADepthLimit) {
+  MctsPlayer p(std::make_shared<nn::UniformEvaluator>(), MctsPlayerOptions());
+  Game g;
+  p.new_game(g);
+  MoveLimits limits;
+  limits.depth = 2;
+  const PlayerMove m = p.choose(g, limits);
+  EXPECT_NE(m.failure.find("a depth limit is for UCI engines"), std::string::npos) << m.failure;
+}
+
 TEST(Players, UciCoordinates) {
   UciEngineOptions zero;
   zero.command = "true";
@@ -87,6 +97,44 @@ TEST(Players, UciCoordinates) {
   EXPECT_EQ(p1.to_engine(Move(make_square(0, 9), make_square(0, 8))), "a10a9");
   EXPECT_EQ(p1.from_engine("a10a9"), Move(make_square(0, 9), make_square(0, 8)));
   EXPECT_TRUE(p1.from_engine("a0a1").is_none());  // rank 0 does not exist there
+}
+
+TEST(MoveLimits, ParsesAndWritesMatchToolLimits) {
+  const MoveLimits a = parse_move_limits("depth=1");
+  EXPECT_EQ(a.depth, 1);
+  EXPECT_EQ(a.nodes, 0);
+  EXPECT_EQ(a.movetime_ms, 0);
+  const MoveLimits b = parse_move_limits("movetime=250,nodes=800,depth=12");
+  EXPECT_EQ(b.nodes, 800);
+  EXPECT_EQ(b.depth, 12);
+  EXPECT_EQ(b.movetime_ms, 250);
+  EXPECT_EQ(to_string(b), "nodes=800,depth=12,movetime=250");
+  EXPECT_EQ(to_string(MoveLimits()), "none");
+  EXPECT_EQ(uci_go_command(b), "go depth 12 nodes 800 movetime 250");
+  EXPECT_EQ(uci_go_command(a), "go depth 1");
+  EXPECT_EQ(uci_go_command(MoveLimits{100}), "go nodes 100");
+  EXPECT_EQ(uci_go_command(MoveLimits()), "go depth 1");  // no limit at all: the quickest search
+}
+
+TEST(MoveLimits, BadLimitsNameTheValue) {
+  auto message = [](const std::string& text) {
+    try {
+      parse_move_limits(text);
+    } catch (const std::invalid_argument& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message("depth=x"), "bad limit 'depth=x': depth takes an integer 1..1000");
+  EXPECT_EQ(message("nodes=5,depth=0"), "bad limit 'depth=0' in 'nodes=5,depth=0': depth takes an integer 1..1000");
+  EXPECT_NE(message("depth=-1").find("'depth=-1'"), std::string::npos);
+  EXPECT_NE(message("nodes=99999999999999999999").find("nodes takes an integer 1..1000000000"), std::string::npos);
+  EXPECT_NE(message("plies=3").find("bad limit 'plies=3': expected nodes=N, depth=N or movetime=MS"),
+            std::string::npos);
+  EXPECT_NE(message("depth").find("bad limit 'depth'"), std::string::npos);
+  EXPECT_NE(message("depth=1,").find("bad limits 'depth=1,'"), std::string::npos);
+  EXPECT_NE(message("depth=1,depth=2").find("depth given twice"), std::string::npos);
+  EXPECT_NE(message("").find("no limits given"), std::string::npos);
 }
 
 TEST(Openings, ParsesEveryForm) {
@@ -301,6 +349,121 @@ TEST(UciPlayer, ScriptedEngineMovesAndGetsTheRightPositions) {
   EXPECT_EQ(move_to_iccs(m.move), "h9g7");
   EXPECT_EQ(m.visits, 5u);
   EXPECT_TRUE(engine.running());
+}
+
+// A scripted engine that offers `option_line` in its uci reply and answers three positions:
+// the start, after h2e2, after h2e2 h9g7, with h2e2, h9g7 and h0g2 (ICCS). In `ranks_from_one`
+// dialect it expects positions and writes moves with ranks 1..10 (h3e3, h10g8, h1g3) and only
+// answers once `setoption name UCI_Variant value xiangqi` has come; otherwise it uses ICCS
+// ranks and refuses to answer after such a setoption. A refusal, any other position, or (with
+// `go_needed`) any other `go` line gets a malformed move, so the player forfeits.
+UciEngineOptions dialect_engine(const std::string& option_line, bool ranks_from_one,
+                                const std::string& go_needed = "") {
+  const std::vector<std::string> moves = ranks_from_one ? std::vector<std::string>{"h3e3", "h10g8", "h1g3"}
+                                                        : std::vector<std::string>{"h2e2", "h9g7", "h0g2"};
+  const std::string start = "position fen " + std::string(Position::kStartFen);
+  UciEngineOptions o;
+  o.command = "v=no; while read -r line; do case \"$line\" in "
+              "uci) echo 'id name fake-fsf'; echo '" + option_line + "'; echo uciok;; "
+              "'setoption name UCI_Variant value xiangqi') v=yes;; "
+              "isready) echo readyok;; "
+              "position*) pos=\"$line\";; "
+              "go*) if [ $v != " + std::string(ranks_from_one ? "yes" : "no") + " ] || "
+              "{ [ -n '" + go_needed + "' ] && [ \"$line\" != '" + go_needed + "' ]; }; "
+              "then echo 'bestmove zz99'; else case \"$pos\" in "
+              "'" + start + "') echo 'bestmove " + moves[0] + "';; "
+              "'" + start + " moves " + moves[0] + "') echo 'bestmove " + moves[1] + "';; "
+              "'" + start + " moves " + moves[0] + " " + moves[1] + "') echo 'bestmove " + moves[2] + "';; "
+              "*) echo 'bestmove zz98';; esac; fi;; "
+              "quit) exit 0;; esac; done";
+  o.start_timeout_ms = 5000;
+  o.node_timeout_ms = 2000;
+  return o;
+}
+
+constexpr const char* kFsfVariantOption =
+    "option name UCI_Variant type combo default chess var chess var shogi var xiangqi var janggi";
+
+// Plays the engine's three scripted moves and checks them, and what it wrote, against `written`.
+void expect_scripted_moves(UciEnginePlayer& engine, const std::vector<std::string>& written) {
+  Game g;
+  engine.new_game(g);
+  const std::vector<std::string> iccs = {"h2e2", "h9g7", "h0g2"};
+  for (size_t i = 0; i < iccs.size(); ++i) {
+    const PlayerMove m = engine.choose(g, MoveLimits{10});
+    ASSERT_TRUE(m.failure.empty()) << iccs[i] << ": " << m.failure;
+    EXPECT_EQ(move_to_iccs(m.move), iccs[i]);
+    EXPECT_EQ(m.text, written[i]);
+    g.play(m.move);
+  }
+}
+
+TEST(UciPlayer, SelectsTheXiangqiVariantAndNumbersRanksFromOne) {
+  UciEnginePlayer engine(dialect_engine(kFsfVariantOption, true));
+  EXPECT_EQ(engine.ensure_started(), "");
+  EXPECT_TRUE(engine.variant_selected());
+  EXPECT_TRUE(engine.ranks_from_one());
+  EXPECT_EQ(engine.dialect(), "UCI_Variant xiangqi selected, ranks 1..10");
+  EXPECT_EQ(engine.name(), "uci:fake-fsf");
+  EXPECT_EQ(engine.to_engine(Move(make_square(7, 9), make_square(6, 7))), "h10g8");
+  expect_scripted_moves(engine, {"h3e3", "h10g8", "h1g3"});
+}
+
+TEST(UciPlayer, NoVariantWithoutAXiangqiChoice) {
+  for (const std::string option : {"option name Hash type spin default 16 min 1 max 1024",
+                                   "option name UCI_Variant type combo default chess var chess var shogi",
+                                   "option name UCI_Variant type string default xiangqi",
+                                   "option name UCI_VariantX type combo default xiangqi var xiangqi"}) {
+    UciEnginePlayer engine(dialect_engine(option, false));
+    EXPECT_EQ(engine.ensure_started(), "") << option;
+    EXPECT_FALSE(engine.variant_selected()) << option;
+    EXPECT_FALSE(engine.ranks_from_one()) << option;
+    EXPECT_EQ(engine.dialect(), "ranks 0..9");
+    expect_scripted_moves(engine, {"h2e2", "h9g7", "h0g2"});
+  }
+}
+
+TEST(UciPlayer, VariantDetectionCanBeTurnedOffAndRanksForced) {
+  UciEngineOptions off = dialect_engine(kFsfVariantOption, false);
+  off.detect_variant = false;
+  UciEnginePlayer plain(off);
+  EXPECT_EQ(plain.ensure_started(), "");
+  EXPECT_FALSE(plain.variant_selected());
+  expect_scripted_moves(plain, {"h2e2", "h9g7", "h0g2"});
+
+  // The manual override: ranks 1..10 without the variant (an engine that expects them as such).
+  UciEngineOptions forced = off;
+  forced.ranks_from_one = true;
+  UciEnginePlayer manual(forced);
+  EXPECT_EQ(manual.ensure_started(), "");
+  EXPECT_TRUE(manual.ranks_from_one());
+  EXPECT_EQ(manual.dialect(), "ranks 1..10 (ranks_from_one)");
+  EXPECT_EQ(manual.to_engine(Move(make_square(7, 2), make_square(4, 2))), "h3e3");
+}
+
+TEST(Match, PerPlayerLimitsReachTheEngine) {
+  // The engine answers `go depth 1` only; the match-wide limit (nodes) would make it forfeit.
+  UciEnginePlayer engine(dialect_engine(kFsfVariantOption, true, "go depth 1"));
+  RandomPlayer random(3);
+  MatchOptions o;
+  o.games = 1;  // the engine is Red and makes the first move
+  o.limits = MoveLimits{50};
+  o.game.length_cap = 2;
+  MoveLimits depth_one;
+  depth_one.depth = 1;
+  o.a_limits = depth_one;
+  EXPECT_EQ(o.limits_of_a().depth, 1);
+  EXPECT_EQ(o.limits_of_b().nodes, 50);
+  MatchResult r = play_match(engine, random, o);
+  ASSERT_EQ(r.games.size(), 1u);
+  EXPECT_EQ(r.games[0].termination, "length cap") << r.games[0].reason;
+  EXPECT_EQ(move_to_iccs(r.games[0].moves[0]), "h2e2");
+
+  o.a_limits.reset();  // go nodes 50: refused
+  r = play_match(engine, random, o);
+  ASSERT_EQ(r.games.size(), 1u);
+  EXPECT_EQ(r.games[0].termination, "forfeit");
+  EXPECT_NE(r.games[0].reason.find("malformed move 'zz99'"), std::string::npos) << r.games[0].reason;
 }
 
 }  // namespace
