@@ -278,6 +278,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     out << line << std::flush;
   };
 
+  bool fsf_reported = false;
   auto evaluate = [&](const std::string& checkpoint) {
     GameSettings settings;
     settings.length_cap = config.selfplay().max_plies();
@@ -287,6 +288,14 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     opponents.push_back(checkpoint_player(config, previous_eval_checkpoint, "previous"));
     opponents.push_back(std::make_unique<selfplay::RandomPlayer>(uint64_t(tc.seed())));
     opponents.push_back(std::make_unique<selfplay::GreedyPlayer>(uint64_t(tc.seed())));
+    // A real engine when the Debian package is installed (Fairy-Stockfish at depth 1).
+    std::string why;
+    if (auto engine = fairy_stockfish_player(1, &why))
+      opponents.push_back(std::move(engine));
+    else if (!fsf_reported) {
+      out << "eval: no Fairy-Stockfish opponent (" << why << ")\n";
+      fsf_reported = true;
+    }
     for (auto& opponent : opponents) {
       const MatchScore m = play_evaluation_match(*current, *opponent, tc.eval_games(), tc.eval_visits(), settings);
       metrics.write("{\"kind\":\"eval\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
