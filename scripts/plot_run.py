@@ -162,6 +162,8 @@ def elo_panel(ax, runs):
                 continue
             x = [m["step"] + (i - (len(names) - 1) / 2) * 0.006 * span for m in pts]  # keep bars apart
             margin = [m["elo_margin"] if is_num(m.get("elo_margin")) else float("nan") for m in pts]
+            if not any(is_num(e) for e in margin):
+                margin = None  # matplotlib refuses error bars that are all NaN
             ax.errorbar(x, [m["elo"] for m in pts], yerr=margin, fmt=run.style, marker="o", capsize=3,
                         color=f"C{i}", label=label)
             label = None

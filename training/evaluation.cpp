@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/movegen.h"
@@ -85,6 +86,9 @@ std::unique_ptr<selfplay::Player> checkpoint_player(const xqzero::Config& config
   xqzero::EvaluatorConfig ec = config.evaluator();
   ec.set_name("torch");
   ec.set_weights(checkpoint);
+  // One game at a time: a batch holds one round's leaves, so the batching wrapper never
+  // waits out its deadline for requests that cannot come.
+  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), config.search().leaves_per_batch())));
   selfplay::MctsPlayerOptions o;
   o.search = selfplay::search_params(config.search());
   o.leaves_per_batch = config.search().leaves_per_batch();

@@ -305,7 +305,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
                     json_number(m.elo.score) + ",\"elo\":" + json_number(m.elo.elo) + ",\"elo_margin\":" +
                     json_number(m.elo.margin) + "}");
       out << "eval: step " << trainer.steps() << " vs " << m.opponent << ": +" << m.elo.wins << " =" << m.elo.draws
-          << " -" << m.elo.losses << "  Elo " << selfplay::format_elo(m.elo) << "\n";
+          << " -" << m.elo.losses << "  Elo " << selfplay::format_elo(m.elo) << std::endl;
     }
     previous_eval_checkpoint = checkpoint;
   };
