@@ -1,5 +1,6 @@
 // xqzero bench <name> [options]: measured figures, never pass/fail thresholds
 // (except `nncheck`, a numerical check whose exit status says whether it passed).
+#include <optional>
 #include <ostream>
 
 #include "app/args.h"
@@ -19,7 +20,8 @@ const char* kNnUsage =
     "  nn       raw network throughput at batch sizes 1..--max-batch, then the batching\n"
     "           evaluator's throughput with 1, 2, 4 and 8 threads submitting single positions\n"
     "  nncheck  the same weights and positions on CPU (float32 reference) and on --device in\n"
-    "           every precision it allows; exits 1 when a difference exceeds its tolerance\n"
+    "           every precision it allows, and on CPU in bfloat16; exits 1 when a difference\n"
+    "           exceeds the stated tolerance of its precision\n"
     "options (both):\n"
     "  --config FILE      text-format Config; its network and evaluator sections are used\n"
     "  --device D         cpu, cuda, cuda:N or auto (default: evaluator.device, auto)\n"
@@ -27,16 +29,28 @@ const char* kNnUsage =
     "  --threads N        torch CPU threads (default: evaluator.threads, 0 = torch's default)\n"
     "nn only:\n"
     "  --precision P      auto, float32, float16, bfloat16 (default: evaluator.precision)\n"
+    "  --fold-bn on|off   run a BatchNorm-folded copy of the net (default: on for bfloat16 on CPU)\n"
+    "  --channels-last on|off   channels-last weights and planes (default: on for bfloat16 on CPU)\n"
     "  --max-batch N      largest raw batch measured (default 1024)\n"
     "  --ms N             time per measurement in milliseconds (default 1000)\n"
     "  --deadline-us N    batching deadline (default: evaluator.deadline_us)\n"
     "nncheck only:\n"
-    "  --positions N      positions compared (default 256)\n";
+    "  --positions N      positions compared (default 256)\n"
+    "  --weights CKPT     check this checkpoint's weights (and architecture) instead of fresh ones\n";
+
+// An on|off option; unset when absent.
+std::optional<bool> on_off(const Args& args, const std::string& name) {
+  if (!args.has(name)) return std::nullopt;
+  const std::string v = args.get(name);
+  if (v == "on") return true;
+  if (v == "off") return false;
+  throw UsageError("--" + name + " takes on or off, not '" + v + "'");
+}
 
 int run_nn_benches(const std::string& name, const std::vector<std::string>& argv, std::ostream& out) {
   const Args args(argv,
                   {"config", "device", "blocks", "channels", "history", "threads", "precision", "max-batch", "ms",
-                   "deadline-us", "positions"},
+                   "deadline-us", "positions", "fold-bn", "channels-last", "weights"},
                   {"se", "global-pool"});
   if (args.help()) {
     out << kNnUsage;
@@ -60,6 +74,8 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
     o.device = device;
     o.threads = threads;
     o.precision = args.get("precision", ec.precision());
+    o.fold_batchnorm = on_off(args, "fold-bn");
+    o.channels_last = on_off(args, "channels-last");
     o.max_batch = int(args.get_int("max-batch", 1024, 8, 4096));
     o.seconds = double(args.get_int("ms", 1000, 10, 60000)) / 1000;
     o.deadline_us = int(args.get_int("deadline-us", ec.deadline_us(), 0, 1000000));
@@ -71,6 +87,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
   o.device = device;
   o.threads = threads;
   o.positions = int(args.get_int("positions", 256, 1, 100000));
+  o.weights = args.get("weights", "");
   return bench::run_nn_check(out, o) ? 0 : 1;
 }
 

@@ -20,6 +20,7 @@
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/net_config.h"
+#include "nn/output_check.h"
 #include "nn/planes.h"
 #include "nn/torch_evaluator.h"
 
@@ -32,6 +33,8 @@ using nn::Span;
 using Clock = std::chrono::steady_clock;
 
 namespace {
+
+constexpr float kPolicyScale = 24, kValueScale = 48;
 
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
@@ -65,14 +68,32 @@ std::vector<EvalInput> bench_inputs(int count, uint64_t seed) {
   return out;
 }
 
-// BatchNorm statistics away from their defaults so that the check exercises real arithmetic.
-void perturb_batchnorm(nn::Network& net, uint64_t seed) {
+// Fresh weights made to behave like a trained net's for the check: BatchNorm statistics and
+// affine parameters away from their defaults (so folding them is exercised), output layers
+// scaled up so that priors and W/D/L are peaked rather than near uniform.
+void make_checkable(nn::Network& net, uint64_t seed) {
   torch::manual_seed(seed);
   torch::NoGradGuard g;
   for (auto& b : net->named_buffers()) {
     if (b.key().find("running_mean") != std::string::npos) b.value().uniform_(-0.1, 0.1);
     if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.7, 1.3);
   }
+  for (auto& p : net->named_parameters()) {
+    const std::string& k = p.key();
+    if (k.find("bn") != std::string::npos && k.find(".weight") != std::string::npos) p.value().uniform_(0.7, 1.3);
+    if (k.find("bn") != std::string::npos && k.find(".bias") != std::string::npos) p.value().uniform_(-0.1, 0.1);
+    if (k.rfind("policy_out.", 0) == 0) p.value().mul_(kPolicyScale);
+    if (k.rfind("value_fc2.", 0) == 0) p.value().mul_(kValueScale);
+  }
+}
+
+// Whether /proc/cpuinfo lists `flag` (false where it cannot be read).
+bool cpu_has(const std::string& flag) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string word;
+  while (in >> word)
+    if (word == flag) return true;
+  return false;
 }
 
 std::string line(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -90,7 +111,10 @@ std::string line(const char* fmt, ...) {
 void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
   nn::validate(o.network);
   nn::Network net = nn::make_network(o.network, 1);
-  auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads);
+  nn::InferenceForm form;
+  form.fold_batchnorm = o.fold_batchnorm;
+  form.channels_last = o.channels_last;
+  auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads, form);
   const int pool = std::max(o.max_batch, 64);
   const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
   std::vector<EvalRequest> requests;
@@ -112,8 +136,7 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
       c10::InferenceMode guard;
       torch::Tensor compact =
           torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend->device());
-      nn::Network n = backend->network();
-      auto run = [&] { return n->forward_compact(compact).second.sum().item<float>(); };
+      auto run = [&] { return backend->forward_compact(compact).second.sum().item<float>(); };
       run();
       int iters = 0;
       const auto t0 = Clock::now();
@@ -183,9 +206,15 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
 }
 
 bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
-  nn::validate(o.network);
-  nn::Network reference_net = nn::make_network(o.network, o.seed);
-  perturb_batchnorm(reference_net, o.seed + 1);
+  nn::Network reference_net{nullptr};
+  if (!o.weights.empty()) {
+    reference_net = nn::load_network(o.weights);
+  } else {
+    nn::validate(o.network);
+    reference_net = nn::make_network(o.network, o.seed);
+    make_checkable(reference_net, o.seed + 1);
+  }
+  const xqzero::NetworkConfig& config = reference_net->config();
   const std::vector<EvalInput> inputs = bench_inputs(o.positions, o.seed + 2);
   std::vector<EvalRequest> requests;
   for (const EvalInput& in : inputs) requests.push_back(in.request());
@@ -194,11 +223,21 @@ bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
   nn::TorchEvaluator reference(nn::clone_network(reference_net), "cpu", "float32", o.threads);
   std::vector<EvalResult> expected(requests.size());
   for (size_t i = 0; i < requests.size(); ++i) reference.evaluate_one(requests[i], expected[i]);
+  double top_prior = 0, top_wdl = 0;
+  for (const EvalResult& r : expected) {
+    top_prior += *std::max_element(r.priors.begin(), r.priors.end());
+    top_wdl += *std::max_element(r.wdl.begin(), r.wdl.end());
+  }
 
+  // (device, precision) rows: every precision of the device, and bfloat16 on CPU.
   const nn::DeviceSpec spec = nn::resolve_device(o.device);
-  std::vector<std::string> precisions = {"float32"};
-  if (spec.cuda) precisions = {"float32", "float16", "bfloat16"};
-  auto tolerance = [](const std::string& p) { return p == "float32" ? 5e-3 : p == "float16" ? 2e-2 : 6e-2; };
+  std::vector<std::pair<std::string, std::string>> targets;
+  if (spec.cuda) {
+    for (const char* p : {"float32", "float16", "bfloat16"}) targets.emplace_back(spec.name(), p);
+    targets.emplace_back("cpu", "bfloat16");
+  } else {
+    targets = {{"cpu", "float32"}, {"cpu", "bfloat16"}};
+  }
 
   char tmpl[] = "/tmp/xqzero-nncheck-XXXXXX";
   const int fd = ::mkstemp(tmpl);
@@ -207,15 +246,34 @@ bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
   const std::string ckpt = tmpl;
   nn::save_checkpoint(ckpt, reference_net, 0, "nncheck");
 
-  out << "GPU-vs-CPU check: network " << nn::short_name(o.network) << ", " << requests.size()
-      << " positions, reference torch(cpu, float32) single evaluations, device " << spec.name() << "\n";
-  out << line("%-10s %-22s %12s %12s %8s %8s %s\n", "precision", "path", "max|dprior|", "max|dwdl|", "top1", "tol",
-              "result");
+  out << "nncheck: network " << nn::short_name(config) << " ("
+      << (o.weights.empty() ? "fresh weights, seed " + std::to_string(o.seed) : o.weights) << "), " << requests.size()
+      << " positions; reference torch(cpu, float32) single evaluations: mean top prior "
+      << line("%.3f", top_prior / double(expected.size())) << ", mean largest W/D/L "
+      << line("%.3f", top_wdl / double(expected.size())) << "\n";
+  out << "cpu flags: avx512_bf16 " << (cpu_has("avx512_bf16") ? "yes" : "no") << ", amx_bf16 "
+      << (cpu_has("amx_bf16") ? "yes" : "no") << "\n";
+  out << "top-1: positions whose most likely move is the reference's; beyond ties: the same, counting as agreeing a "
+         "move whose reference prior is within "
+      << nn::kTop1Tie << " of the top; top-1 loss: largest reference prior given up\n";
+  out << "tolerances (max|dprior|, max|dwdl| at most; top-1 agreement beyond ties at least):";
+  for (const char* p : {"float32", "float16", "bfloat16"}) {
+    const nn::OutputTolerance t = nn::output_tolerance(p);
+    out << line(" %s %.0e, %.0e, %.0f%%;", p, t.max_prior, t.max_wdl, 100 * t.min_top1_agreement);
+  }
+  out << "\n";
+  out << line("%-7s %-9s %-20s %-24s %11s %11s %7s %7s %10s  %s\n", "device", "precision", "path", "form",
+              "max|dprior|", "max|dwdl|", "top-1", "b.ties", "top-1 loss", "result");
   bool all_ok = true;
-  for (const std::string& precision : precisions) {
-    for (const std::string path : {"batched", "checkpoint", "batching x4 threads"}) {
+  for (const auto& [device, precision] : targets) {
+    std::vector<std::string> paths = {"batched", "checkpoint", "batching x4 threads"};
+    // bfloat16 on CPU runs a BatchNorm-folded copy by default; check the module cast as well.
+    if (device == "cpu" && precision == "bfloat16") paths.push_back("batched, module cast");
+    for (const std::string& path : paths) {
       nn::Network net = path == "checkpoint" ? nn::load_network(ckpt) : nn::clone_network(reference_net);
-      auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, precision, o.threads);
+      nn::InferenceForm form;
+      if (path == "batched, module cast") form.fold_batchnorm = form.channels_last = false;
+      auto backend = std::make_shared<nn::TorchEvaluator>(net, device, precision, o.threads, form);
       std::vector<EvalResult> got(requests.size());
       if (path == "batching x4 threads") {
         nn::BatchingEvaluator batching(backend, {64, 500, 2});
@@ -228,21 +286,15 @@ bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
       } else {
         backend->evaluate(requests, got);
       }
-      double dp = 0, dv = 0;
-      int top1 = 0;
-      for (size_t i = 0; i < requests.size(); ++i) {
-        for (size_t j = 0; j < expected[i].priors.size(); ++j)
-          dp = std::max(dp, double(std::fabs(expected[i].priors[j] - got[i].priors[j])));
-        for (size_t j = 0; j < 3; ++j) dv = std::max(dv, double(std::fabs(expected[i].wdl[j] - got[i].wdl[j])));
-        const auto& e = expected[i].priors;
-        const auto& g = got[i].priors;
-        top1 += std::max_element(e.begin(), e.end()) - e.begin() == std::max_element(g.begin(), g.end()) - g.begin();
-      }
-      const double tol = tolerance(precision);
-      const bool ok = dp <= tol && dv <= tol && std::isfinite(dp) && std::isfinite(dv);
-      all_ok &= ok;
-      out << line("%-10s %-22s %12.2e %12.2e %7.1f%% %8.0e %s\n", precision.c_str(), path.c_str(), dp, dv,
-                  100.0 * top1 / double(requests.size()), tol, ok ? "ok" : "FAIL");
+      const nn::OutputDifference d = nn::compare_outputs(expected, got);
+      const std::string excess = nn::tolerance_excess(d, nn::output_tolerance(precision));
+      all_ok &= excess.empty();
+      std::string form_name = backend->folded() ? "bn folded" : "module";
+      if (backend->channels_last()) form_name += ", channels-last";
+      out << line("%-7s %-9s %-20s %-24s %11.2e %11.2e %6.1f%% %6.1f%% %10.2e  ", device.c_str(), precision.c_str(),
+                  path.c_str(), form_name.c_str(), d.max_prior, d.max_wdl, 100 * d.top1_agreement,
+                  100 * d.top1_agreement_beyond_ties, d.max_top1_loss)
+          << (excess.empty() ? "ok" : "FAIL: " + excess) << "\n";
       out.flush();
     }
   }

@@ -1,7 +1,8 @@
-// `xqzero bench nn` and `xqzero bench nncheck`: network throughput and GPU-vs-CPU checks.
+// `xqzero bench nn` and `xqzero bench nncheck`: network throughput, and device and precision checks.
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,8 @@ struct NnBenchOptions {
   xqzero::NetworkConfig network;  // the net measured (fresh seeded weights)
   std::string device = "auto";    // evaluator device
   std::string precision = "auto";
+  std::optional<bool> fold_batchnorm;  // the backend's form (nn::InferenceForm); unset: its choice
+  std::optional<bool> channels_last;
   int threads = 0;                // torch intra-op threads (0 = torch's default)
   int max_batch = 1024;           // largest raw batch size measured (powers of two from 1)
   double seconds = 1.0;           // time per measurement
@@ -28,8 +31,9 @@ struct NnBenchOptions {
 void run_nn_bench(std::ostream& out, const NnBenchOptions& options);
 
 struct NnCheckOptions {
-  xqzero::NetworkConfig network;
-  std::string device = "auto";  // compared against a float32 CPU reference
+  xqzero::NetworkConfig network;  // fresh seeded weights, unless `weights` names a checkpoint
+  std::string weights;            // checkpoint to check instead (its own architecture)
+  std::string device = "auto";    // compared against a float32 CPU reference
   int positions = 256;
   int threads = 0;
   uint64_t seed = 1;
@@ -37,9 +41,12 @@ struct NnCheckOptions {
 
 // Evaluates the same positions with the same weights on CPU (float32 reference, single
 // evaluations) and on the device (batched; through a checkpoint round trip; through the
-// batching wrapper with several threads), in every precision the device allows, and prints
-// the largest differences in priors and W/D/L against a tolerance per precision. Returns
-// true when every row is within tolerance.
+// batching wrapper with several threads), in every precision the device allows, and on CPU
+// in bfloat16 as well. Fresh weights get BatchNorm statistics and affine parameters away from
+// their defaults and output layers scaled up, so that priors and W/D/L are as peaked as a
+// trained net's rather than near uniform. Prints per row the largest differences in priors
+// and W/D/L and the top-1 move agreement rates, checked against the stated tolerance of the
+// precision (nn/output_check.h). Returns true when every row is within tolerance.
 bool run_nn_check(std::ostream& out, const NnCheckOptions& options);
 
 

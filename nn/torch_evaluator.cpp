@@ -6,6 +6,7 @@
 
 #include "nn/checkpoint.h"
 #include "nn/device.h"
+#include "nn/folded_network.h"
 #include "nn/net_config.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
@@ -18,9 +19,10 @@ namespace {
 torch::ScalarType parse_precision(const std::string& text, bool cuda) {
   if (text == "auto") return cuda ? torch::kHalf : torch::kFloat;
   if (text == "float32") return torch::kFloat;
-  if (text == "float16" || text == "bfloat16") {
-    if (!cuda) throw std::invalid_argument("precision " + text + " needs a CUDA device; use float32 on CPU");
-    return text == "float16" ? torch::kHalf : torch::kBFloat16;
+  if (text == "bfloat16") return torch::kBFloat16;
+  if (text == "float16") {
+    if (!cuda) throw std::invalid_argument("precision float16 needs a CUDA device; use float32 or bfloat16 on CPU");
+    return torch::kHalf;
   }
   throw std::invalid_argument("bad precision '" + text + "': expected auto, float32, float16 or bfloat16");
 }
@@ -41,28 +43,55 @@ struct TorchSlot final : BatchSlot {
 
 }  // namespace
 
-TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std::string& precision, int threads)
+TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std::string& precision, int threads,
+                               const InferenceForm& form)
     : net_(std::move(net)), device_(torch::kCPU), dtype_(torch::kFloat), threads_(threads) {
   const DeviceSpec spec = resolve_device(device);
   device_ = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   dtype_ = parse_precision(precision, spec.cuda);
   if (threads_ < 0) throw std::invalid_argument("threads must be >= 0");
   if (threads_ > 0) at::set_num_threads(threads_);
+  const bool cpu_bfloat16 = !spec.cuda && dtype_ == torch::kBFloat16;
+  channels_last_ = form.channels_last.value_or(cpu_bfloat16);
+  net_->to(device_);
+  net_->eval();
+  if (form.fold_batchnorm.value_or(cpu_bfloat16)) {
+    try {
+      folded_ = std::make_unique<FoldedNetwork>(net_, device_, dtype_, channels_last_);
+      return;
+    } catch (const std::invalid_argument&) {
+      if (form.fold_batchnorm.has_value()) throw;  // asked for explicitly; otherwise run the module
+    }
+  }
   // Cast floating-point tensors only (Module::to(dtype) would also cast BatchNorm's integer
   // num_batches_tracked).
-  net_->to(device_);
-  if (dtype_ != torch::kFloat) {
-    torch::NoGradGuard no_grad;
-    for (auto& p : net_->parameters()) p.set_data(p.to(dtype_));
+  if (dtype_ == torch::kFloat && !channels_last_) return;
+  torch::NoGradGuard no_grad;
+  for (auto& p : net_->parameters()) {
+    torch::Tensor t = p.to(dtype_);
+    if (channels_last_ && t.dim() == 4) t = t.contiguous(torch::MemoryFormat::ChannelsLast);
+    p.set_data(t);
+  }
+  if (dtype_ != torch::kFloat)
     for (auto& b : net_->buffers())
       if (b.is_floating_point()) b.set_data(b.to(dtype_));
-  }
-  net_->eval();
 }
 
+TorchEvaluator::~TorchEvaluator() = default;
+
 std::string TorchEvaluator::describe() const {
+  std::string form;
+  if (folded_) form += ", bn folded";
+  if (channels_last_) form += ", channels-last";
   return "torch(" + (device_.is_cuda() ? "cuda:" + std::to_string(device_.index()) : std::string("cpu")) + ", " +
-         precision_name(dtype_) + ", " + short_name(net_->config()) + ")";
+         precision_name(dtype_) + ", " + short_name(net_->config()) + form + ")";
+}
+
+std::pair<torch::Tensor, torch::Tensor> TorchEvaluator::forward_compact(const torch::Tensor& compact) {
+  if (folded_) return folded_->forward_compact(compact);
+  if (!channels_last_) return net_->forward_compact(compact);
+  const torch::Tensor planes = expand_planes(compact, net_->config().history(), dtype_);
+  return net_->forward(planes.contiguous(torch::MemoryFormat::ChannelsLast));
 }
 
 std::unique_ptr<BatchSlot> TorchEvaluator::make_slot(int max_batch) {
@@ -129,7 +158,7 @@ void TorchEvaluator::run(BatchSlot& base, Span<EvalResult> results) {
     // (oneDNN only from two up), so a lone CPU position is run as a pair of copies.
     const bool pad_single = !cuda && n == 1;
     if (pad_single) compact = torch::cat({compact, compact}, 0);
-    auto out = net_->forward_compact(compact);
+    auto out = forward_compact(compact);
     if (pad_single) out = {out.first.narrow(0, 0, 1), out.second.narrow(0, 0, 1)};
     torch::Tensor logits = out.first.gather(1, index).to(torch::kFloat);
     torch::Tensor pad = torch::arange(L, counts.options()).unsqueeze(0).ge(counts.unsqueeze(1));

@@ -8,22 +8,43 @@
 // applies the mask and softmax in float32, and copies priors and W/D/L back. Forward passes
 // are serialised by a mutex (one device, one stream); prepare() runs outside it, so it
 // overlaps with another slot's run().
+//
+// Precision: float32 anywhere; float16 on CUDA only; bfloat16 on CUDA and on CPU. On CPU,
+// bfloat16 runs by default a BatchNorm-folded copy of the net (nn/folded_network.h) with
+// channels-last weights: oneDNN then uses its bfloat16 kernels (AVX512-BF16 / AMX where the
+// CPU has them; emulated and slow where it has not). Otherwise the module itself is cast.
+// The masked softmax is always computed in float32.
 #pragma once
 
+#include <memory>
 #include <mutex>
+#include <optional>
 
 #include "nn/evaluator.h"
 #include "nn/network.h"
 
 namespace xq::nn {
 
+class FoldedNetwork;
+
+// How the backend runs the net; unset fields choose: both on for bfloat16 on CPU, both off
+// otherwise (the measured best, README Benchmarks).
+struct InferenceForm {
+  std::optional<bool> fold_batchnorm;  // run a BatchNorm-folded copy instead of the module
+  std::optional<bool> channels_last;   // 4-D weights (and the input planes) in channels-last format
+};
+
 class TorchEvaluator final : public Evaluator {
  public:
-  // Takes `net` (moves it to the device, casts it to the precision, sets eval mode).
-  // device: "cpu", "cuda", "cuda:N", "auto"; precision: "auto", "float32", "float16",
-  // "bfloat16" (half types need CUDA); threads: torch intra-op threads for CPU work
-  // (0 = torch's default). Throws std::invalid_argument for bad values.
-  TorchEvaluator(Network net, const std::string& device, const std::string& precision = "auto", int threads = 0);
+  // Takes `net` (moves it to the device, sets eval mode, and unless the form folds it, casts
+  // it to the precision). device: "cpu", "cuda", "cuda:N", "auto"; precision: "auto" (float16
+  // on CUDA, float32 on CPU), "float32", "float16" (CUDA only), "bfloat16"; threads: torch
+  // intra-op threads for CPU work (0 = torch's default). Throws std::invalid_argument for bad
+  // values, and when form.fold_batchnorm is set true and the net cannot be folded. (When the
+  // form is left to choose and folding fails, the module is cast instead; describe() tells.)
+  TorchEvaluator(Network net, const std::string& device, const std::string& precision = "auto", int threads = 0,
+                 const InferenceForm& form = {});
+  ~TorchEvaluator() override;
 
   void evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) override;
   std::string describe() const override;
@@ -31,14 +52,23 @@ class TorchEvaluator final : public Evaluator {
   void prepare(BatchSlot& slot, Span<const EvalRequest> requests) override;
   void run(BatchSlot& slot, Span<EvalResult> results) override;
 
+  // The forward pass as run() does it (planes, then the folded copy or the module), for
+  // benchmarks and tests; call under c10::InferenceMode with the compact batch on device().
+  std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
+
+  // The module given to the constructor, on the device; float32 when the folded copy runs.
   Network network() const { return net_; }
   const torch::Device& device() const { return device_; }
   torch::ScalarType dtype() const { return dtype_; }
+  bool folded() const { return folded_ != nullptr; }
+  bool channels_last() const { return channels_last_; }
 
  private:
   Network net_;
+  std::unique_ptr<FoldedNetwork> folded_;
   torch::Device device_;
   torch::ScalarType dtype_;
+  bool channels_last_ = false;
   int threads_;
   std::mutex forward_mutex_;
 };

@@ -177,8 +177,17 @@ TEST(TorchEvaluator, CloneGivesTheSameAnswers) {
 }
 
 TEST(TorchEvaluator, PrecisionAndDeviceRules) {
-  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float16"), std::invalid_argument);
-  EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "bfloat16"), std::invalid_argument);
+  try {
+    TorchEvaluator(make_network(tiny(), 1), "cpu", "float16");
+    FAIL() << "float16 accepted on CPU";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("precision float16 needs a CUDA device; use float32 or bfloat16 on CPU"),
+              std::string::npos)
+        << e.what();
+  }
+  TorchEvaluator bf16(make_network(tiny(), 1), "cpu", "bfloat16");
+  EXPECT_EQ(bf16.dtype(), torch::kBFloat16);
+  EXPECT_EQ(bf16.describe(), "torch(cpu, bfloat16, 2x16, bn folded, channels-last)");
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float64"), std::invalid_argument);
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "gpu"), std::invalid_argument);
   TorchEvaluator eval(make_network(tiny(), 1), "cpu", "auto");
