@@ -1,5 +1,8 @@
 #include "nn/device.h"
 
+#include <fstream>
+#include <string>
+
 #include <torch/torch.h>
 
 #include <stdexcept>
@@ -31,6 +34,18 @@ DeviceSpec resolve_device(const std::string& text) {
     throw std::invalid_argument("bad device '" + text + "': only " + std::to_string(n) + " CUDA device(s)");
   spec.cuda = true;
   return spec;
+}
+
+bool cpu_has_native_bfloat16() {
+  static const bool native = [] {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("flags", 0) == 0)
+        return line.find(" avx512_bf16") != std::string::npos || line.find(" amx_bf16") != std::string::npos;
+    return false;
+  }();
+  return native;
 }
 
 }  // namespace xq::nn

@@ -20,4 +20,9 @@ DeviceSpec resolve_device(const std::string& text);
 // How many CUDA devices this LibTorch build sees (0 for a CPU-only build).
 int cuda_device_count();
 
+// Whether this CPU computes bfloat16 natively (avx512_bf16 or amx_bf16 in /proc/cpuinfo).
+// Precision "auto" picks bfloat16 on such CPUs; elsewhere bfloat16 is emulated and slower
+// than float32.
+bool cpu_has_native_bfloat16();
+
 }  // namespace xq::nn

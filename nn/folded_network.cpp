@@ -108,6 +108,10 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
   value_conv_ = fold("value_conv", "value_bn");
   value_fc1_ = linear("value_fc1");
   value_fc2_ = linear("value_fc2");
+  if (config_.material_head()) {  // a training-only head: search never reads it
+    src.take("material_fc.weight");
+    src.take("material_fc.bias");
+  }
   src.check_all_taken();
 }
 

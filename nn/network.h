@@ -12,8 +12,9 @@
 // ReLU, FC 3 = win/draw/loss logits. With material_head, a linear read-out of that hidden
 // layer predicts the material balance a few plies later (an auxiliary training target that
 // search never uses).
-// Precision: float32 on CPU; float16 or bfloat16 allowed on CUDA (whole module cast; the
-// masked softmax is computed in float32).
+// Precision: float32, or bfloat16 (CPU or CUDA) and float16 (CUDA only) for inference; on CPU
+// the evaluator runs bfloat16 through a BatchNorm-folded, channels-last copy of the net
+// (nn/folded_network.h). The masked softmax is always computed in float32.
 #pragma once
 
 #include <torch/torch.h>

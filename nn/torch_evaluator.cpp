@@ -17,7 +17,7 @@ namespace xq::nn {
 namespace {
 
 torch::ScalarType parse_precision(const std::string& text, bool cuda) {
-  if (text == "auto") return cuda ? torch::kHalf : torch::kFloat;
+  if (text == "auto") return cuda ? torch::kHalf : cpu_has_native_bfloat16() ? torch::kBFloat16 : torch::kFloat;
   if (text == "float32") return torch::kFloat;
   if (text == "bfloat16") return torch::kBFloat16;
   if (text == "float16") {

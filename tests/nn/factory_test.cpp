@@ -34,6 +34,7 @@ TEST(Factory, StacksWrappersByConfig) {
   ec.set_name("torch");
   ec.set_device("cpu");
   ec.set_max_batch(1);
+  ec.set_precision("float32");
   EXPECT_EQ(make_evaluator(ec, tiny())->describe(), "torch(cpu, float32, 1x8)");
 }
 

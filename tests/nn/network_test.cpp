@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "nn/batching_evaluator.h"
+#include "nn/device.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
 #include "nn/torch_evaluator.h"
@@ -90,7 +91,7 @@ TEST(Network, ShapesParametersAndLabelLogits) {
 }
 
 TEST(TorchEvaluator, PriorsAreAMaskedSoftmaxOverLegalMoves) {
-  TorchEvaluator eval(tiny_net(tiny(), 2), "cpu");
+  TorchEvaluator eval(tiny_net(tiny(), 2), "cpu", "float32");
   const Inputs in(20, 2);
   std::vector<EvalResult> results(in.requests.size());
   eval.evaluate(in.requests, results);
@@ -190,9 +191,11 @@ TEST(TorchEvaluator, PrecisionAndDeviceRules) {
   EXPECT_EQ(bf16.describe(), "torch(cpu, bfloat16, 2x16, bn folded, channels-last)");
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float64"), std::invalid_argument);
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "gpu"), std::invalid_argument);
+  // "auto" on CPU: bfloat16 where the CPU computes it natively, else float32.
   TorchEvaluator eval(make_network(tiny(), 1), "cpu", "auto");
-  EXPECT_EQ(eval.dtype(), torch::kFloat);
-  EXPECT_EQ(eval.describe(), "torch(cpu, float32, 2x16)");
+  EXPECT_EQ(eval.dtype(), cpu_has_native_bfloat16() ? torch::kBFloat16 : torch::kFloat);
+  TorchEvaluator f32(make_network(tiny(), 1), "cpu", "float32");
+  EXPECT_EQ(f32.describe(), "torch(cpu, float32, 2x16)");
   if (torch::cuda::is_available()) {
     TorchEvaluator gpu(make_network(tiny(), 1), "cuda", "auto");
     EXPECT_EQ(gpu.dtype(), torch::kHalf);

@@ -20,6 +20,7 @@ xqzero::NetworkConfig arch(bool se = false, bool gp = false, int history = 0) {
   xqzero::NetworkConfig c = ::xq::test::tiny_net_config();
   c.set_se(se);
   c.set_global_pool(gp);
+  c.set_material_head(gp);  // the training-only head is skipped by the folded copy
   c.set_history(history);
   return c;
 }

@@ -83,6 +83,7 @@ TEST(MaterialFit, SmallNetLearnsWhoIsAhead) {
   t.set_optimizer("adamw");
   t.set_learning_rate(3e-3f);
   t.set_weight_decay(0);
+  t.set_precision("float32");
   Trainer trainer(net, t);
   std::mt19937_64 rng(3);
   std::vector<TrainingPosition> batch;
