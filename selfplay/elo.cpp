@@ -47,13 +47,25 @@ EloEstimate estimate_elo(int64_t wins, int64_t draws, int64_t losses) {
   return e;
 }
 
+namespace {
+std::string fixed1(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%+.1f", x + 0.0);
+  return buf;
+}
+}  // namespace
+
 std::string format_elo(const EloEstimate& e) {
   char buf[96];
   const double elo = e.elo + 0.0;  // no "-0.0"
   if (std::isinf(elo)) return elo > 0 ? "+inf" : "-inf";
-  if (std::isinf(e.margin))
+  if (std::isinf(e.margin) && (std::isfinite(e.lower) || std::isfinite(e.upper))) {
+    // One bound is finite: say it, since it is what a claim such as "at least +400" needs.
+    auto bound = [](double x) { return std::isinf(x) ? std::string(x > 0 ? "+inf" : "-inf") : fixed1(x); };
+    std::snprintf(buf, sizeof buf, "%+.1f [%s, %s]", elo, bound(e.lower).c_str(), bound(e.upper).c_str());
+  } else if (std::isinf(e.margin)) {
     std::snprintf(buf, sizeof buf, "%+.1f +/- inf", elo);
-  else
+  } else
     std::snprintf(buf, sizeof buf, "%+.1f +/- %.1f", elo, e.margin);
   return buf;
 }

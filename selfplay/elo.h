@@ -35,7 +35,8 @@ double score_from_elo(double elo);
 
 EloEstimate estimate_elo(int64_t wins, int64_t draws, int64_t losses);
 
-// "+35.2 +/- 40.1", "+inf", "-12.0 +/- inf" (no games: "+0.0 +/- inf").
+// "+35.2 +/- 40.1"; with one bound infinite the bounds, "+759.1 [+609.2, +inf]"; "+inf", "-inf";
+// no games: "+0.0 +/- inf".
 std::string format_elo(const EloEstimate& e);
 
 }  // namespace xq::selfplay

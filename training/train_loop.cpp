@@ -303,7 +303,8 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
                     std::to_string(m.elo.games()) + ",\"wins\":" + std::to_string(m.elo.wins) + ",\"draws\":" +
                     std::to_string(m.elo.draws) + ",\"losses\":" + std::to_string(m.elo.losses) + ",\"score\":" +
                     json_number(m.elo.score) + ",\"elo\":" + json_number(m.elo.elo) + ",\"elo_margin\":" +
-                    json_number(m.elo.margin) + "}");
+                    json_number(m.elo.margin) + ",\"elo_lower\":" + json_number(m.elo.lower) +
+                    ",\"elo_upper\":" + json_number(m.elo.upper) + "}");
       out << "eval: step " << trainer.steps() << " vs " << m.opponent << ": +" << m.elo.wins << " =" << m.elo.draws
           << " -" << m.elo.losses << "  Elo " << selfplay::format_elo(m.elo) << std::endl;
     }

@@ -1,6 +1,8 @@
 // Elo estimate and 95% interval from wins, draws and losses (selfplay/elo.h).
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <cmath>
 
 #include "selfplay/elo.h"
@@ -73,7 +75,12 @@ TEST(Elo, ExtremesAndNoGames) {
   EXPECT_TRUE(std::isfinite(most.elo));
   EXPECT_GT(most.elo, 300);
   EXPECT_TRUE(std::isinf(most.upper));
-  EXPECT_EQ(format_elo(most).substr(format_elo(most).size() - 3), "inf");
+  // The finite lower bound is printed: it is what a claim like "at least +X" rests on.
+  char expected[64];
+  std::snprintf(expected, sizeof expected, "%+.1f [%+.1f, +inf]", most.elo, most.lower);
+  EXPECT_EQ(format_elo(most), expected);
+  EXPECT_TRUE(std::isfinite(most.lower));
+  EXPECT_LT(most.lower, most.elo);
 }
 
 }  // namespace
