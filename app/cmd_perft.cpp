@@ -20,7 +20,7 @@ int cmd_perft(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
   if (!args.has("depth")) throw UsageError("missing --depth");
-  const int depth = int(args.get_int("depth", 1, 1, 10));
+  const int depth = int(args.get_int("depth", 1, 1, kMaxPerftDepth));
   Position pos = args.has("fen") ? Position::from_fen(args.get("fen")) : Position();
 
   const auto start = std::chrono::steady_clock::now();

@@ -9,6 +9,9 @@
 
 namespace xq {
 
+// The deepest perft that `xqzero perft` and the UCI `go perft` accept.
+constexpr int kMaxPerftDepth = 10;
+
 // Leaves at `depth` plies (depth 0 = 1). The last ply is counted without being made.
 uint64_t perft(Position& pos, int depth);
 

@@ -21,6 +21,7 @@ Search::Search(const SearchParams& params, uint64_t seed) : params_(params), rng
 
 void Search::reset() {
   tree_.clear();
+  depth_ = SearchDepth();
   gumbel_ready_ = false;
   root_noise_applied_ = false;
 }
@@ -31,6 +32,7 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   root_moves_.assign(moves, moves + canonical_moves(game.position(), moves));
   budget_ = std::max(1, visits);
   start_visits_ = tree_.node(tree_.root()).visits;
+  depth_ = SearchDepth();
   exploration_ = exploration;
   root_noise_applied_ = false;
   gumbel_ready_ = false;
@@ -198,6 +200,10 @@ void Search::expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& 
 }
 
 void Search::backup(const std::vector<NodeId>& path, float value, float draw, bool proven_leaf) {
+  const int leaf_depth = int(path.size()) - 1;
+  ++depth_.simulations;
+  depth_.plies += uint64_t(leaf_depth);
+  depth_.max = std::max(depth_.max, leaf_depth);
   float v = value;
   bool propagate = proven_leaf;
   for (size_t k = path.size(); k-- > 0;) {

@@ -79,6 +79,15 @@ struct SearchResult {
   std::vector<Move> pv;          // most visited line
 };
 
+// Depth figures of one search's simulations (those backed up since start_move(), kept as
+// they are backed up, so reading them costs the same whatever the size of the tree).
+struct SearchDepth {
+  uint64_t simulations = 0;
+  uint64_t plies = 0;  // sum over the simulations of their leaf's depth below the root
+  int max = 0;         // the deepest leaf reached
+  double average() const { return simulations ? double(plies) / double(simulations) : 0.0; }
+};
+
 class Search {
  public:
   explicit Search(const SearchParams& params = SearchParams(), uint64_t seed = 0);
@@ -116,6 +125,7 @@ class Search {
   const Tree& tree() const { return tree_; }
   uint64_t evaluations() const { return evaluations_; }
   uint64_t collisions() const { return collisions_; }
+  const SearchDepth& depth() const { return depth_; }
 
  private:
   struct Pending {
@@ -153,6 +163,7 @@ class Search {
   int n_pending_ = 0;
   std::vector<NodeId> path_;
   uint64_t evaluations_ = 0, collisions_ = 0;
+  SearchDepth depth_;  // of this search (since start_move)
   // Gumbel root state.
   std::vector<float> gumbel_;            // per root edge
   std::vector<uint32_t> base_visits_;    // per root edge: its visits when the halving began

@@ -10,12 +10,10 @@
 
 #include "app/uci/score.h"
 #include "core/movegen.h"
+#include "core/perft.h"
 
 namespace xq::app::uci {
 
-using selfplay::kNoNode;
-using selfplay::Node;
-using selfplay::NodeId;
 using selfplay::Proven;
 using selfplay::Tree;
 
@@ -38,11 +36,15 @@ struct RootStat {
   double d() const { return visits ? d_sum / visits : 0.0; }
 };
 
-std::vector<RootStat> root_stats(const selfplay::Search& search) {
+// `nodes_read` (optional) grows by the tree nodes read: the root's moves and the line of the
+// search's choice.
+std::vector<RootStat> root_stats(const selfplay::Search& search, std::atomic<uint64_t>* nodes_read = nullptr) {
   std::vector<RootStat> out;
   const Tree& tree = search.tree();
   if (!tree.node(tree.root()).expanded) return out;
-  for (const selfplay::RootMove& m : search.result().moves) {
+  const selfplay::SearchResult result = search.result();
+  if (nodes_read) *nodes_read += result.moves.size() + result.pv.size();
+  for (const selfplay::RootMove& m : result.moves) {
     RootStat s;
     s.move = m.move;
     s.prior = m.prior;
@@ -75,30 +77,23 @@ void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) 
   }
 }
 
-}  // namespace
-
-DepthStats depth_stats(const Tree& tree) {
-  DepthStats out;
-  const NodeId root = tree.root();
-  const Node& r = tree.node(root);
-  if (r.visits == 0) return out;
-  // Each simulation that reaches depth k passes k non-root nodes, so the sum of the visits
-  // of all non-root nodes is the total simulation depth.
-  double sum = 0;
-  std::vector<std::pair<NodeId, int>> stack{{root, 0}};
-  while (!stack.empty()) {
-    const auto [id, depth] = stack.back();
-    stack.pop_back();
-    const Node& n = tree.node(id);
-    if (depth > 0) sum += n.visits;
-    out.max = std::max(out.max, depth);
-    if (!n.expanded) continue;
-    for (NodeId c = n.first_child; c != kNoNode; c = tree.node(c).next_sibling)
-      if (tree.node(c).visits > 0) stack.push_back({c, depth + 1});
+// Perft that gives up (returning 0) once `stop` is set. The last three plies are counted
+// without looking at it: some 100,000 leaves at most, about a millisecond.
+uint64_t perft_until_stop(Position& pos, int depth, const std::atomic<bool>& stop) {
+  if (depth <= 3) return perft(pos, depth);
+  Move moves[MAX_MOVES];
+  const int n = generate_legal(pos, moves);
+  uint64_t total = 0;
+  UndoInfo undo;
+  for (int i = 0; i < n && !stop.load(std::memory_order_relaxed); ++i) {
+    pos.do_move(moves[i], undo);
+    total += perft_until_stop(pos, depth - 1, stop);
+    pos.undo_move(moves[i], undo);
   }
-  out.average = sum / double(r.visits);
-  return out;
+  return total;
 }
+
+}  // namespace
 
 struct SearchThread::Worker {
   explicit Worker(uint64_t seed) : search(selfplay::SearchParams(), seed) {}
@@ -169,6 +164,7 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   pondering_ = limits.ponder;
   start_ns_ = now_ns();
   clock_start_ns_ = start_ns_;
+  report_nodes_ = 0;
   busy_ = true;
 
   const MoveList legal(game.position());
@@ -197,8 +193,51 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
 
   while (int(workers_.size()) < settings_.threads)
     workers_.push_back(std::make_unique<Worker>(uint64_t(workers_.size()) * 0x9E3779B97F4A7C15ull + 1));
+  // Taking over a large kept tree copies it (Tree::advance): done in the search thread, so
+  // that isready and stop are answered meanwhile; the clock already runs.
+  thread_ = std::thread([this] {
+    prepare_workers();
+    run();
+  });
+}
+
+void SearchThread::start_perft(const Position& pos, int depth) {
+  wait();
+  stop_ = false;
+  infinite_ = false;
+  pondering_ = false;
+  busy_ = true;
+  thread_ = std::thread([this, pos, depth] { run_perft(pos, depth); });
+}
+
+void SearchThread::run_perft(Position pos, int depth) {
+  Move moves[MAX_MOVES];
+  const int n = generate_legal(pos, moves);
+  uint64_t total = 0;
+  int counted = 0;
+  for (; counted < n; ++counted) {
+    UndoInfo undo;
+    pos.do_move(moves[counted], undo);
+    const uint64_t count = perft_until_stop(pos, depth - 1, stop_);
+    pos.undo_move(moves[counted], undo);
+    if (stop_.load()) break;
+    out_(move_to_iccs(moves[counted]) + ": " + std::to_string(count));
+    total += count;
+  }
+  busy_ = false;
+  if (counted < n) {
+    out_("info string perft " + std::to_string(depth) + " stopped after " + std::to_string(counted) + " of " +
+         std::to_string(n) + " moves; no total");
+    return;
+  }
+  out_("");
+  out_("Nodes searched: " + std::to_string(total));
+}
+
+void SearchThread::prepare_workers() {
   const std::string fen = root_game_.start_position().fen();
   const int n = settings_.threads;
+  const SearchLimits& limits = limits_;
   for (int i = 0; i < n; ++i) {
     Worker& w = *workers_[size_t(i)];
     w.search.set_params(settings_.params);
@@ -226,7 +265,6 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
     if (limits.nodes > 0) share = std::max<int64_t>(1, limits.nodes / n + (i < limits.nodes % n ? 1 : 0));
     w.search.start_move(w.game, int(std::min<int64_t>(INT_MAX, share)), i > 0);  // new visits
   }
-  thread_ = std::thread([this] { run(); });
 }
 
 bool SearchThread::round(Worker& w) {
@@ -286,7 +324,6 @@ void SearchThread::run() {
   }
   const int64_t interval_ns = std::max<int64_t>(1, settings_.info_interval_ms) * 1000000;
   int64_t next_info = start_ns_ + interval_ns;
-  int64_t next_depth_check = 0;
   for (;;) {
     bool active = false;
     if (!(stop_.load() && w0.rounds > 0)) active = round(w0);
@@ -303,15 +340,12 @@ void SearchThread::run() {
         if (elapsed_ms >= double(limits_.time.hard_ms)) break;
         if (elapsed_ms >= double(limits_.time.soft_ms)) {
           // Past the normal budget: stop unless the runner-up is close to the best move.
-          std::vector<RootStat> s = root_stats(w0.search);
+          std::vector<RootStat> s = root_stats(w0.search, &report_nodes_);
           std::sort(s.begin(), s.end(), [](const RootStat& a, const RootStat& b) { return a.visits > b.visits; });
           if (s.size() < 2 || double(s[0].visits) >= 1.25 * double(s[1].visits)) break;
         }
       }
-      if (limits_.depth > 0 && now >= next_depth_check) {
-        next_depth_check = now + 20 * 1000000;
-        if (std::lround(depth_stats(w0.search.tree()).average) >= limits_.depth) break;
-      }
+      if (limits_.depth > 0 && std::lround(w0.search.depth().average()) >= limits_.depth) break;
     }
     if (now >= next_info) {
       report(false);
@@ -338,12 +372,13 @@ void SearchThread::finish() {
 void SearchThread::report(bool final_report) {
   const int n = settings_.threads;
   Worker& w0 = *workers_[0];
-  std::vector<RootStat> stats = root_stats(w0.search);
+  std::vector<RootStat> stats = root_stats(w0.search, &report_nodes_);
   uint64_t nodes = w0.new_visits.load();
   for (int i = 1; i < n; ++i) {
     Worker& w = *workers_[size_t(i)];
     nodes += w.new_visits.load();
     std::lock_guard<std::mutex> lock(w.snapshot_mutex);
+    report_nodes_ += w.snapshot.size();
     merge_into(stats, w.snapshot);
   }
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
@@ -385,9 +420,10 @@ void SearchThread::report(bool final_report) {
   order.insert(order.end(), rest.begin(), rest.end());
   if (order.size() > size_t(settings_.multipv)) order.resize(size_t(settings_.multipv));
 
-  const DepthStats ds = depth_stats(w0.search.tree());
-  const int depth = std::max(1, int(std::lround(ds.average)));
-  const int seldepth = std::max(depth, ds.max);
+  // This search's simulations (kept as they are backed up: no walk of the tree).
+  const selfplay::SearchDepth& sd = w0.search.depth();
+  const int depth = std::max(1, int(std::lround(sd.average())));
+  const int seldepth = std::max(depth, sd.max);
   std::vector<Move> best_pv{best};
   if (order.empty() || order[0]->visits == 0) {
     std::ostringstream os;
@@ -419,6 +455,7 @@ void SearchThread::report(bool final_report) {
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
       os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
       const std::vector<Move> pv = w0.search.tree().principal_variation(s.move);
+      report_nodes_ += pv.size();
       for (const Move m : pv) os << " " << move_to_iccs(m);
       if (k == 0) best_pv = pv;
       out_(os.str());

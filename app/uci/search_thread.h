@@ -16,7 +16,16 @@
 // worker completes at least one round, so there is always a searched move to report.
 //
 // Each search keeps its tree for the next one when the new position extends the old game
-// (tree reuse; `go nodes N` still means N new visits).
+// (tree reuse; `go nodes N` still means N new visits). The kept subtree is taken over in the
+// search thread, so the protocol loop is not held up by it.
+//
+// Reports and limit checks cost the same whatever the size of the (reused) tree: the depth
+// figures are this search's simulations' (selfplay::SearchDepth, kept as they are backed up),
+// the node count is the root's new visits, and the only tree reads are the root's moves and
+// the principal variations (at most 64 moves each); report_nodes() counts those reads.
+//
+// `go perft N` runs here too (start_perft), so `isready`, `stop` and `quit` are answered
+// while it counts; stop ends it within a few milliseconds, without a total.
 #pragma once
 
 #include <atomic>
@@ -48,19 +57,11 @@ struct SearchSettings {
 
 struct SearchLimits {
   int64_t nodes = 0;  // new visits in all, 0 = no limit
-  int depth = 0;      // stop once worker 0's average depth reaches it, 0 = no limit
+  int depth = 0;      // stop once worker 0's average simulation depth reaches it, 0 = no limit
   TimeBudget time;    // from the clock or movetime
   bool infinite = false;  // report bestmove only after stop (also when the search is done)
   bool ponder = false;    // like infinite until ponderhit, then the limits apply from then on
 };
-
-// Depth figures of a tree: the visit-weighted average depth of the simulations and the
-// deepest visited node (plies below the root).
-struct DepthStats {
-  double average = 0;
-  int max = 0;
-};
-DepthStats depth_stats(const selfplay::Tree& tree);
 
 class SearchThread {
  public:
@@ -74,6 +75,10 @@ class SearchThread {
   // wait() first). Prints info lines and finally `bestmove` through the output.
   void start(const Game& game, std::shared_ptr<nn::Evaluator> evaluator, const SearchSettings& settings,
              const SearchLimits& limits);
+  // Counts the leaves `depth` plies below `pos` in the background, printing `move: count`
+  // per legal move, an empty line and `Nodes searched: N`; after stop only an info string.
+  // A previous search must have ended. No bestmove.
+  void start_perft(const Position& pos, int depth);
   void stop();       // asks the search to end now; bestmove follows
   void ponderhit();  // the pondered move was played: the limits count from now
   void wait();       // until the search has ended (bestmove sent) and its thread is joined
@@ -84,10 +89,15 @@ class SearchThread {
     return busy_.load() && !stop_.load() && (infinite_.load() || pondering_.load());
   }
   void clear_trees();  // ucinewgame; only while not busy
+  // Tree nodes read by the reports and limit checks of the last search (root moves and
+  // principal variation moves); bounded per report whatever the tree's size.
+  uint64_t report_nodes() const { return report_nodes_.load(); }
 
  private:
   struct Worker;
+  void prepare_workers();  // tree reuse and start_move for each worker (search thread)
   void run();
+  void run_perft(Position pos, int depth);
   void helper(Worker& w);
   bool round(Worker& w);  // one gather/evaluate/complete; false when the worker is finished
   void report(bool final_report);
@@ -100,6 +110,7 @@ class SearchThread {
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   std::atomic<int64_t> clock_start_ns_{0};  // when the limits started counting
+  std::atomic<uint64_t> report_nodes_{0};
 
   std::vector<std::unique_ptr<Worker>> workers_;
   std::shared_ptr<nn::Evaluator> evaluator_;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
+#include <cstdint>
 #include <exception>
 #include <istream>
 #include <ostream>
@@ -29,15 +31,40 @@ std::vector<std::string> split(const std::string& line) {
   return w;
 }
 
-bool parse_int(const std::string& text, int64_t& out) {
-  if (text.empty()) return false;
-  size_t i = 0;
-  if (text[0] == '-' || text[0] == '+') i = 1;
-  if (i >= text.size() || text.size() > 19) return false;
-  for (size_t k = i; k < text.size(); ++k)
-    if (!std::isdigit(static_cast<unsigned char>(text[k]))) return false;
-  out = std::stoll(text);
+// Parses an optionally signed decimal integer. A value beyond int64_t's range saturates at
+// its end and sets `*saturated`. False when the text is no integer.
+bool parse_int(const std::string& text, int64_t& out, bool* saturated = nullptr) {
+  const bool negative = !text.empty() && text[0] == '-';
+  const size_t first = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
+  if (first >= text.size()) return false;
+  const uint64_t limit = uint64_t(INT64_MAX) + (negative ? 1 : 0);
+  uint64_t magnitude = 0;
+  bool over = false;
+  for (size_t k = first; k < text.size(); ++k) {
+    if (text[k] < '0' || text[k] > '9') return false;
+    const uint64_t digit = uint64_t(text[k] - '0');
+    if (!over && magnitude > (limit - digit) / 10) over = true;
+    if (!over) magnitude = magnitude * 10 + digit;
+  }
+  if (over) magnitude = limit;
+  if (saturated) *saturated = over;
+  out = !negative ? int64_t(magnitude) : magnitude > uint64_t(INT64_MAX) ? INT64_MIN : -int64_t(magnitude);
   return true;
+}
+
+// Input echoed in an info string is cut to this many characters (then "...").
+constexpr size_t kEchoChars = 80;
+
+std::string clip(const std::string& text, size_t max = kEchoChars) {
+  return text.size() <= max ? text : text.substr(0, max) + "...";
+}
+
+// An exception's message with its copy of the rejected `input` clipped.
+std::string clip_echo(const std::string& message, const std::string& input) {
+  std::string out = message;
+  const size_t at = input.size() > kEchoChars ? out.find(input) : std::string::npos;
+  if (at != std::string::npos) out.replace(at, input.size(), clip(input));
+  return clip(out, 4 * kEchoChars);
 }
 
 bool parse_real(const std::string& text, double& out) {
@@ -49,6 +76,118 @@ bool parse_real(const std::string& text, double& out) {
   } catch (const std::exception&) {
     return false;
   }
+}
+
+// ---- go ----
+
+// What `go` asked for, and what was wrong with it.
+struct GoRequest {
+  GoParams go;
+  std::vector<std::string> notes;  // info strings: a bad value and what is done instead
+  bool bad_value = false;          // a value was bad (its limit ignored or replaced)
+  bool perft = false;              // go perft: go.perft is its depth, 0 when that was bad
+};
+
+const char* const kGoValued[] = {"wtime", "btime", "winc", "binc", "movestogo", "movetime",
+                                 "nodes", "depth", "perft", "mate"};
+constexpr int64_t kMaxMs = int64_t(1) << 40;  // about 35 years: no clock arithmetic overflows
+
+bool go_takes_value(const std::string& w) {
+  return std::find(std::begin(kGoValued), std::end(kGoValued), w) != std::end(kGoValued);
+}
+bool is_go_word(const std::string& w) {
+  return go_takes_value(w) || w == "infinite" || w == "ponder" || w == "searchmoves";
+}
+
+// The range of a go value and what a value below it means.
+struct GoRange {
+  int64_t lo, hi;
+  enum Low { kIgnore, kUseLow, kQuietLow } low;  // ignore the limit, use lo (noted), use lo silently
+};
+
+GoRange go_range(const std::string& key) {
+  if (key == "wtime" || key == "btime") return {0, kMaxMs, GoRange::kQuietLow};  // GUIs send -1 and the like
+  if (key == "winc" || key == "binc") return {0, kMaxMs, GoRange::kUseLow};
+  if (key == "movestogo") return {0, 1000, GoRange::kIgnore};
+  if (key == "movetime") return {1, kMaxMs, GoRange::kIgnore};
+  if (key == "nodes") return {1, INT64_MAX, GoRange::kIgnore};
+  if (key == "depth") return {1, 1000, GoRange::kIgnore};
+  return {1, kMaxPerftDepth, GoRange::kIgnore};  // perft
+}
+
+void store_go_value(GoParams& go, const std::string& key, int64_t v) {
+  if (key == "wtime") go.wtime = v;
+  else if (key == "btime") go.btime = v;
+  else if (key == "winc") go.winc = v;
+  else if (key == "binc") go.binc = v;
+  else if (key == "movestogo") go.movestogo = int(v);
+  else if (key == "movetime") go.movetime = v;
+  else if (key == "nodes") go.nodes = v;
+  else if (key == "depth") go.depth = int(v);
+  else if (key == "perft") go.perft = int(v);
+}
+
+// Applies one parsed value, noting a value out of range: a value below the range ignores the
+// limit (or counts as the lowest value), one above it is clamped, a perft depth outside
+// 1..kMaxPerftDepth is refused.
+void apply_go_value(GoRequest& r, const std::string& key, const std::string& text, int64_t v, bool saturated) {
+  const std::string named = "go: " + key + " " + clip(text);
+  if (key == "mate") {
+    r.notes.push_back(named + ": mate search is not supported; ignored");
+    r.bad_value = true;
+    return;
+  }
+  const GoRange range = go_range(key);
+  const std::string span = std::to_string(range.lo) + ".." + std::to_string(range.hi);
+  if (key == "perft" && (v < range.lo || v > range.hi)) {
+    r.notes.push_back(named + " is out of range " + span + "; perft ignored");
+    r.bad_value = true;
+    return;
+  }
+  if (v < range.lo) {
+    if (range.low != GoRange::kQuietLow) {
+      r.notes.push_back(named + " is out of range " + span + "; " +
+                        (range.low == GoRange::kIgnore ? std::string("ignored") : "using " + std::to_string(range.lo)));
+      r.bad_value = true;
+    }
+    if (range.low != GoRange::kIgnore) store_go_value(r.go, key, range.lo);
+    return;
+  }
+  if (v > range.hi || saturated) {
+    r.notes.push_back(named + " is out of range " + span + "; using " + std::to_string(range.hi));
+    v = range.hi;
+  }
+  store_go_value(r.go, key, v);
+}
+
+// Reads go's words. Unknown words and bad values are noted and skipped; the rest is kept.
+GoRequest parse_go(const std::vector<std::string>& words) {
+  GoRequest r;
+  for (size_t i = 1; i < words.size(); ++i) {
+    const std::string& w = words[i];
+    if (w == "infinite" || w == "ponder") {
+      (w == "infinite" ? r.go.infinite : r.go.ponder) = true;
+    } else if (w == "searchmoves") {
+      r.notes.push_back("go: searchmoves is not supported; searching every move");
+      while (i + 1 < words.size() && !is_go_word(words[i + 1])) ++i;
+    } else if (!go_takes_value(w)) {
+      r.notes.push_back("go: unknown parameter '" + clip(w) + "' ignored");
+    } else {
+      if (w == "perft") r.perft = true;
+      int64_t v = 0;
+      bool saturated = false;
+      if (i + 1 >= words.size() || is_go_word(words[i + 1])) {
+        r.notes.push_back("go: " + w + " needs a value; ignored");
+        r.bad_value = true;
+      } else if (!parse_int(words[++i], v, &saturated)) {
+        r.notes.push_back("go: " + w + " needs an integer, got '" + clip(words[i]) + "'; ignored");
+        r.bad_value = true;
+      } else {
+        apply_go_value(r, w, words[i], v, saturated);
+      }
+    }
+  }
+  return r;
 }
 
 }  // namespace
@@ -75,11 +214,11 @@ struct UciEngine::Option {
     if (type == "spin") {
       int64_t x = 0;
       if (!parse_int(v, x) || x < min || x > max)
-        return "needs an integer in " + std::to_string(min) + ".." + std::to_string(max) + ", got '" + v + "'";
+        return "needs an integer in " + std::to_string(min) + ".." + std::to_string(max) + ", got '" + clip(v) + "'";
       value = std::to_string(x);
     } else if (type == "check") {
       const std::string l = lower(v);
-      if (l != "true" && l != "false") return "needs true or false, got '" + v + "'";
+      if (l != "true" && l != "false") return "needs true or false, got '" + clip(v) + "'";
       value = l;
     } else if (type == "combo") {
       for (const std::string& c : vars)
@@ -89,12 +228,12 @@ struct UciEngine::Option {
         }
       std::string all;
       for (const std::string& c : vars) all += (all.empty() ? "" : ", ") + c;
-      return "needs one of " + all + ", got '" + v + "'";
+      return "needs one of " + all + ", got '" + clip(v) + "'";
     } else if (real_max > real_min) {
       double x = 0;
       if (!parse_real(v, x) || x < real_min || x > real_max) {
         std::ostringstream os;
-        os << "needs a number in " << real_min << ".." << real_max << ", got '" << v << "'";
+        os << "needs a number in " << real_min << ".." << real_max << ", got '" << clip(v) << "'";
         return os.str();
       }
       value = v;
@@ -243,10 +382,10 @@ bool UciEngine::command(const std::string& raw) {
       search_->wait();
       return false;
     } else {
-      emit("info string unknown command '" + cmd + "'");
+      emit("info string unknown command '" + clip(cmd) + "'");
     }
   } catch (const std::exception& e) {  // never let bad input end the engine
-    emit(std::string("info string error: ") + e.what());
+    emit("info string error: " + clip(e.what(), 4 * kEchoChars));
   }
   return true;
 }
@@ -290,7 +429,7 @@ void UciEngine::ensure_evaluator() {
   try {
     evaluator_ = make_weights_evaluator(weights, ec);
   } catch (const std::exception& e) {
-    emit(std::string("info string cannot load WeightsFile '") + weights + "': " + e.what() +
+    emit("info string cannot load WeightsFile '" + clip(weights) + "': " + clip_echo(e.what(), weights) +
          "; searching with uniform priors");
     evaluator_ = make_weights_evaluator("uniform", ec);
   }
@@ -316,7 +455,7 @@ void UciEngine::cmd_setoption(const std::string& line) {
   }
   Option* o = find_option(name);
   if (!o) {
-    emit("info string setoption: unknown option '" + name + "'");
+    emit("info string setoption: unknown option '" + clip(name) + "'");
     return;
   }
   if (!has_value && o->type != "string") {
@@ -350,26 +489,26 @@ void UciEngine::cmd_position(const std::vector<std::string>& words) {
       return;
     }
   } else {
-    emit("info string position: expected startpos or fen, got '" + words[1] + "'");
+    emit("info string position: expected startpos or fen, got '" + clip(words[1]) + "'");
     return;
   }
   Game g;
   try {
     g = Game(fen);
   } catch (const FenError& e) {
-    emit(std::string("info string position: bad FEN: ") + e.what() + "; position unchanged");
+    emit("info string position: bad FEN: " + clip_echo(e.what(), fen) + "; position unchanged");
     return;
   }
   if (i < words.size()) {
     if (words[i] != "moves") {
-      emit("info string position: expected 'moves', got '" + words[i] + "'; position unchanged");
+      emit("info string position: expected 'moves', got '" + clip(words[i]) + "'; position unchanged");
       return;
     }
     for (++i; i < words.size(); ++i) {
       try {
         g.play(words[i]);
       } catch (const MoveError& e) {
-        emit(std::string("info string position: ") + e.what() + "; the moves after it are ignored");
+        emit("info string position: " + clip_echo(e.what(), words[i]) + "; the moves after it are ignored");
         break;
       }
     }
@@ -378,56 +517,13 @@ void UciEngine::cmd_position(const std::vector<std::string>& words) {
 }
 
 void UciEngine::cmd_go(const std::vector<std::string>& words) {
-  GoParams go;
-  for (size_t i = 1; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w == "infinite") {
-      go.infinite = true;
-      continue;
-    }
-    if (w == "ponder") {
-      go.ponder = true;
-      continue;
-    }
-    if (w == "searchmoves") {
-      emit("info string go: searchmoves is not supported; searching every move");
-      while (i + 1 < words.size() && words[i + 1].size() == 4 && std::isdigit(static_cast<unsigned char>(words[i + 1][1])))
-        ++i;
-      continue;
-    }
-    static const char* kValued[] = {"wtime", "btime", "winc", "binc", "movestogo", "movetime", "nodes", "depth", "perft", "mate"};
-    if (std::find(std::begin(kValued), std::end(kValued), w) == std::end(kValued)) {
-      emit("info string go: unknown parameter '" + w + "' ignored");
-      continue;
-    }
-    int64_t v = 0;
-    if (i + 1 >= words.size() || !parse_int(words[i + 1], v)) {
-      emit("info string go: " + w + " needs an integer" +
-           (i + 1 < words.size() ? ", got '" + words[i + 1] + "'" : std::string()) + "; go ignored");
-      return;
-    }
-    ++i;
-    const bool negative_ok = w == "wtime" || w == "btime";  // some GUIs send a slightly negative clock
-    if (v < 0 && !negative_ok) {
-      emit("info string go: " + w + " must not be negative; go ignored");
-      return;
-    }
-    if (w == "wtime") go.wtime = std::max<int64_t>(0, v);
-    else if (w == "btime") go.btime = std::max<int64_t>(0, v);
-    else if (w == "winc") go.winc = v;
-    else if (w == "binc") go.binc = v;
-    else if (w == "movestogo") go.movestogo = int(std::min<int64_t>(v, 1000));
-    else if (w == "movetime") go.movetime = v;
-    else if (w == "nodes") go.nodes = v;
-    else if (w == "depth") go.depth = int(std::min<int64_t>(v, 1000));
-    else if (w == "perft") go.perft = int(std::min<int64_t>(v, 64));
-    else if (w == "mate") emit("info string go: mate is not supported; searching normally");
-  }
-  if (!wait_for_finite_search("go")) return;
-  if (go.perft > 0) {
-    perft(go.perft);
+  const GoRequest r = parse_go(words);
+  for (const std::string& note : r.notes) emit("info string " + note);
+  if (r.perft) {
+    if (r.go.perft > 0 && wait_for_finite_search("go")) search_->start_perft(game_.position(), r.go.perft);
     return;
   }
+  if (!wait_for_finite_search("go")) return;
   ensure_evaluator();
   SearchSettings s;
   s.params.algorithm = find_option("SearchAlgorithm")->value == "gumbel" ? selfplay::RootAlgorithm::GUMBEL
@@ -441,25 +537,21 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   s.show_wdl = find_option("UCI_ShowWDL")->check();
   s.max_tree_bytes = size_t(find_option("TreeMemoryMB")->integer()) << 20;
   SearchLimits limits;
-  limits.nodes = go.nodes;
-  limits.depth = go.depth;
-  limits.time = compute_time_budget(go, game_.side_to_move(), find_option("MoveOverhead")->integer());
+  limits.nodes = r.go.nodes;
+  limits.depth = r.go.depth;
+  limits.time = compute_time_budget(r.go, game_.side_to_move(), find_option("MoveOverhead")->integer());
+  const bool unlimited = limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited();
+  if (unlimited && r.bad_value && !r.go.infinite) {
+    // The GUI meant a finite search but no limit is left: it must not wait for a stop it
+    // will not send. One visit: the best move found so far (kept tree), else a legal move.
+    emit("info string go: no valid limit left; answering at once");
+    limits.nodes = 1;
+  }
   // A go without any limit searches until stop, like go infinite.
-  limits.infinite = go.infinite || (go.nodes <= 0 && go.depth <= 0 && !limits.time.limited());
-  limits.ponder = go.ponder;
+  limits.infinite = r.go.infinite || (limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited());
+  limits.ponder = r.go.ponder;
   last_budget_ = limits.time;
   search_->start(game_, evaluator_, s, limits);
-}
-
-void UciEngine::perft(int depth) {
-  Position pos = game_.position();
-  uint64_t total = 0;
-  for (const auto& [m, count] : perft_divide(pos, depth)) {
-    emit(move_to_iccs(m) + ": " + std::to_string(count));
-    total += count;
-  }
-  emit("");
-  emit("Nodes searched: " + std::to_string(total));
 }
 
 void UciEngine::cmd_display() {

@@ -4,8 +4,17 @@
 // Commands: uci, isready, ucinewgame, position startpos|fen F [moves ...], go [nodes N]
 // [movetime MS] [depth D] [wtime/btime/winc/binc MS] [movestogo N] [infinite] [ponder]
 // [perft N], stop, ponderhit, setoption name X [value Y], d (board and FEN), quit.
-// Anything malformed is answered with `info string <what is wrong>` and otherwise ignored.
+// Anything malformed is answered with `info string <what is wrong>` (input echoed in it is cut
+// to 80 characters) and otherwise ignored.
 // A `go` without nodes, depth, movetime or clock searches until stop, like `go infinite`.
+// Every `go` that searches ends in exactly one `bestmove`. A bad `go` value (not an integer,
+// beyond 64 bits, out of range) is named in an info string and that limit is ignored (a
+// negative winc/binc counts as 0, a value above its range is clamped); when no limit is left
+// the engine answers at once (one visit: the best move of the kept tree, else a legal move)
+// rather than waiting for a stop the GUI would not send.
+// `go perft N` (N in 1..kMaxPerftDepth, like `xqzero perft`) counts in the background, so
+// isready, stop and quit are answered meanwhile; it prints no bestmove, and a depth out of
+// range is refused with an info string.
 //
 // The search runs in the background (app/uci/search_thread.h); `isready` and `stop` are
 // answered at once during it. A `go` (or setoption/ucinewgame) that arrives while a finite
@@ -59,7 +68,6 @@ class UciEngine {
   void cmd_go(const std::vector<std::string>& words);
   void cmd_setoption(const std::string& line);
   void cmd_display();
-  void perft(int depth);
   bool wait_for_finite_search(const char* what);
   void ensure_evaluator();
   Option* find_option(const std::string& name);

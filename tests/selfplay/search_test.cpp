@@ -478,6 +478,46 @@ TEST(Search, BudgetCountsNewVisitsAfterTreeReuse) {
   }
 }
 
+// The depth figures are kept as simulations are backed up (no walk of the tree): on a fresh
+// tree they match the tree itself (each simulation that reaches depth k passes k non-root
+// nodes, so the non-root visits sum to the simulations' depths); after tree reuse they
+// describe the new search's simulations only.
+TEST(Search, DepthFiguresCountThisSearchsSimulations) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game;
+    nn::TestEvaluator evaluator(10);
+    Search search(params, 8);
+    const SearchResult first = search.run(game, evaluator, 500, false, 8);
+    uint64_t non_root_visits = 0;
+    int deepest = 0;
+    std::vector<std::pair<NodeId, int>> stack{{search.tree().root(), 0}};
+    while (!stack.empty()) {
+      const auto [id, depth] = stack.back();
+      stack.pop_back();
+      const Node& n = search.tree().node(id);
+      if (depth > 0) non_root_visits += n.visits;
+      if (n.visits > 0) deepest = std::max(deepest, depth);
+      for (NodeId c = n.first_child; c != kNoNode; c = search.tree().node(c).next_sibling)
+        stack.push_back({c, depth + 1});
+    }
+    const SearchDepth& d = search.depth();
+    EXPECT_EQ(d.simulations, 500u);
+    EXPECT_EQ(d.plies, non_root_visits);
+    EXPECT_EQ(d.max, deepest);
+    EXPECT_GT(d.average(), 1.0);
+
+    search.advance(first.best);
+    game.play(first.best);
+    search.start_move(game, 30, false);
+    EXPECT_EQ(search.depth().simulations, 0u) << "kept visits are not this search's";
+    EXPECT_TRUE(finish(search, game, evaluator, 8));
+    EXPECT_EQ(search.depth().simulations, 30u);
+    EXPECT_GE(search.depth().max, 1);
+    search.reset();
+    EXPECT_EQ(search.depth().simulations, 0u);
+  }
+}
+
 TEST(Search, GumbelHalvesAgainAfterTreeReuse) {
   // A reused root whose children already have visits: a Gumbel search with m = 4 and 16 new
   // visits still runs its own sequential halving, as GumbelHalvesTheCandidates does on a new
