@@ -14,8 +14,11 @@ namespace xq::training {
 class RecordScanner {
  public:
   explicit RecordScanner(std::string dir) : dir_(std::move(dir)) {}
-  // Games of the files not read before, in file-name order. `warn` receives one line per
-  // unreadable file (each is reported once and not retried).
+  // Games of the files not read before, in file-name order, each one that training can use
+  // (positions_of accepts it). `warn` receives at most one line per file: an unreadable file
+  // is skipped whole; a readable one with unusable games gives its other games and one line
+  // naming the file, how many games were skipped and the first one's problem. Each file is
+  // read once and not retried.
   std::vector<xqzero::GameRecord> read_new(const std::function<void(const std::string&)>& warn);
   size_t files_read() const { return seen_.size(); }
 
