@@ -3,35 +3,26 @@
 #include "core/input_file.h"
 #include "selfplay/record_io.h"
 #include "selfplay/record_writer.h"
-#include "training/training_position.h"
 
 namespace xq::training {
 
 namespace {
 
-// Why training cannot use `game` ("" when it can).
-std::string unusable_reason(const xqzero::GameRecord& game) {
-  try {
-    positions_of(game);
-    return "";
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-}
-
-// Moves the usable games of `file_games` (read from `path`) to `games`; one warning for
-// all the others.
-void keep_usable(const std::string& path, std::vector<xqzero::GameRecord>& file_games,
-                 std::vector<xqzero::GameRecord>& games, const std::function<void(const std::string&)>& warn) {
+// Gives `use` the usable games of `file_games` (read from `path`); one warning for all the
+// others.
+void use_usable(const std::string& path, std::vector<xqzero::GameRecord>& file_games, const RecordScanner::Warn& warn,
+                const RecordScanner::Use& use) {
   size_t skipped = 0;
   std::string first_problem;
   for (size_t i = 0; i < file_games.size(); ++i) {
-    const std::string why = unusable_reason(file_games[i]);
-    if (why.empty()) {
-      games.push_back(std::move(file_games[i]));
-    } else if (skipped++ == 0) {
-      first_problem = "game " + std::to_string(i + 1) + ": " + why;
+    std::vector<TrainingPosition> positions;
+    try {
+      positions = positions_of(file_games[i]);
+    } catch (const std::exception& e) {
+      if (skipped++ == 0) first_problem = "game " + std::to_string(i + 1) + ": " + e.what();
+      continue;
     }
+    use(std::move(file_games[i]), std::move(positions));
   }
   if (skipped > 0)
     warn(file_message("record file", path,
@@ -41,8 +32,7 @@ void keep_usable(const std::string& path, std::vector<xqzero::GameRecord>& file_
 
 }  // namespace
 
-std::vector<xqzero::GameRecord> RecordScanner::read_new(const std::function<void(const std::string&)>& warn) {
-  std::vector<xqzero::GameRecord> games;
+void RecordScanner::scan_new(const Warn& warn, const Use& use) {
   for (const std::string& path : selfplay::list_record_files(dir_)) {
     if (!seen_.insert(path).second) continue;
     std::vector<xqzero::GameRecord> file_games;
@@ -52,8 +42,13 @@ std::vector<xqzero::GameRecord> RecordScanner::read_new(const std::function<void
       warn(std::string("skipping ") + e.what());
       continue;
     }
-    keep_usable(path, file_games, games, warn);
+    use_usable(path, file_games, warn, use);
   }
+}
+
+std::vector<xqzero::GameRecord> RecordScanner::read_new(const Warn& warn) {
+  std::vector<xqzero::GameRecord> games;
+  scan_new(warn, [&](xqzero::GameRecord&& game, std::vector<TrainingPosition>&&) { games.push_back(std::move(game)); });
   return games;
 }
 

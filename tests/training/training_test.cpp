@@ -184,6 +184,30 @@ TEST(RecordScanner, OneWarningPerFileOfBadRecords) {
   fs::remove_all(dir);
 }
 
+// scan_new gives each usable game with its positions, so a caller need not replay it again.
+TEST(RecordScanner, ScanNewGivesThePositions) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_new_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto games = some_games(3, 1.0f);
+  selfplay::write_record_file((dir / "a.rec.gz").string(), games);
+  RecordScanner scanner(dir.string());
+  std::vector<std::string> warnings;
+  size_t calls = 0;
+  const auto warn = [&](const std::string& w) { warnings.push_back(w); };
+  scanner.scan_new(warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
+    ASSERT_LT(calls, games.size());
+    EXPECT_EQ(g.SerializeAsString(), games[calls].SerializeAsString());
+    EXPECT_EQ(positions.size(), size_t(g.moves_size()));  // every move a target
+    ++calls;
+  });
+  EXPECT_EQ(calls, games.size());
+  EXPECT_TRUE(warnings.empty());
+  scanner.scan_new(warn, [&](xqzero::GameRecord&&, std::vector<TrainingPosition>&&) { ++calls; });
+  EXPECT_EQ(calls, games.size());  // each file once
+  fs::remove_all(dir);
+}
+
 xqzero::NetworkConfig tiny_net() { return ::xq::test::tiny_net_config(); }
 
 xqzero::TrainingConfig cpu_training() {
