@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "core/errors.h"
+
 namespace xq::app {
 
 Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>& value_options,
@@ -36,7 +38,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
       }
       values_[name] = value;
     } else {
-      throw UsageError("unknown option --" + name);
+      throw UsageError("unknown option --" + clipped(name));
     }
   }
 }
@@ -57,7 +59,7 @@ long long Args::get_int(const std::string& name, long long fallback, long long l
   } catch (const std::exception&) {
     used = 0;
   }
-  if (v.empty() || used != v.size()) throw UsageError("option --" + name + ": '" + v + "' is not an integer");
+  if (v.empty() || used != v.size()) throw UsageError("option --" + name + ": '" + clipped(v) + "' is not an integer");
   if (n < lo || n > hi)
     throw UsageError("option --" + name + ": " + v + " is out of range " + std::to_string(lo) + ".." +
                      std::to_string(hi));

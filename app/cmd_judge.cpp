@@ -67,7 +67,7 @@ int cmd_judge(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   int number = 0;
   for (std::string text; moves >> text;) {
     ++number;
-    const std::string where = "move " + std::to_string(number) + " '" + text + "'";
+    const std::string where = "move " + std::to_string(number) + " '" + clipped(text) + "'";
     if (game.over()) throw MoveError(where + ": the game is already over (" + game.state().to_string() + ")");
     Move m;
     try {

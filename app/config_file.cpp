@@ -1,11 +1,12 @@
 #include "app/config_file.h"
 
-#include <fstream>
 #include <sstream>
 
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/text_format.h>
 
+#include "core/errors.h"
+#include "core/input_file.h"
 #include "nn/net_config.h"
 #include "selfplay/selfplay_config.h"
 #include "training/training_config.h"
@@ -14,10 +15,18 @@ namespace xq::app {
 
 namespace {
 
+// A config is a few KB of text; more is not a config (/dev/zero, a wrong file).
+constexpr size_t kMaxConfigBytes = size_t(16) << 20;
+// The parser's messages repeat the input (a field name, a value): at most this much of them.
+// (Validation messages clip the values they repeat themselves: proto/config_check.h.)
+constexpr size_t kMaxMessageChars = 2 * kEchoChars;
+
 class Collector : public google::protobuf::io::ErrorCollector {
  public:
   void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string& message) override {
-    if (first.empty()) first = "line " + std::to_string(line + 1) + " column " + std::to_string(column + 1) + ": " + message;
+    if (first.empty())
+      first = "line " + std::to_string(line + 1) + " column " + std::to_string(column + 1) + ": " +
+              clipped(message, kMaxMessageChars);
   }
   std::string first;
 };
@@ -73,11 +82,13 @@ xqzero::Config parse_config(const std::string& text, const std::string& name) {
 
 xqzero::Config load_config(const std::string& path) {
   if (path.empty()) return parse_config(embedded_config_text(), "embedded default config");
-  std::ifstream in(path);
-  if (!in) throw ConfigError("config '" + path + "': cannot open");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parse_config(ss.str(), "config '" + path + "'");
+  std::string text;
+  try {
+    text = read_file(path, kMaxConfigBytes, "config");
+  } catch (const FileError& e) {
+    throw ConfigError(e.what());
+  }
+  return parse_config(text, "config '" + path + "'");
 }
 
 }  // namespace xq::app

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/input_file.h"
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/checkpoint.h"
@@ -208,6 +209,7 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
 bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
   nn::Network reference_net{nullptr};
   if (!o.weights.empty()) {
+    expect_regular_file(o.weights, "checkpoint");
     reference_net = nn::load_network(o.weights);
   } else {
     nn::validate(o.network);

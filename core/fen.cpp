@@ -12,7 +12,7 @@ namespace xq {
 namespace {
 
 [[noreturn]] void fail(const std::string& fen, const std::string& why) {
-  throw FenError("bad FEN '" + fen + "': " + why);
+  throw FenError("bad FEN '" + clipped(fen) + "': " + why);
 }
 
 std::vector<std::string> split_ws(const std::string& s) {
@@ -118,14 +118,14 @@ Position Position::from_fen(const std::string& fen) {
   else if (side == "b")
     pos.set_side_to_move(BLACK);
   else
-    fail(fen, "bad side to move '" + side + "' (expected 'w' or 'b')");
+    fail(fen, "bad side to move '" + clipped(side) + "' (expected 'w' or 'b')");
   for (size_t i = 2; i < fields.size() && i < 4; ++i)
-    if (fields[i] != "-") fail(fen, "field " + std::to_string(i + 1) + " must be '-', got '" + fields[i] + "'");
+    if (fields[i] != "-") fail(fen, "field " + std::to_string(i + 1) + " must be '-', got '" + clipped(fields[i]) + "'");
   int halfmove = 0, fullmove = 1;
   if (fields.size() > 4 && !parse_count(fields[4], halfmove))
-    fail(fen, "bad halfmove clock '" + fields[4] + "'");
+    fail(fen, "bad halfmove clock '" + clipped(fields[4]) + "'");
   if (fields.size() > 5 && (!parse_count(fields[5], fullmove) || fullmove < 1))
-    fail(fen, "bad fullmove number '" + fields[5] + "'");
+    fail(fen, "bad fullmove number '" + clipped(fields[5]) + "'");
   pos.set_counters(halfmove, fullmove);
 
   const Square rk = pos.king_square(RED), bk = pos.king_square(BLACK);

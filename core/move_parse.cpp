@@ -10,7 +10,7 @@ namespace xq {
 
 Move parse_iccs(const std::string& text) {
   auto bad = [&](const std::string& why) -> MoveError {
-    return MoveError("malformed move '" + text + "': " + why);
+    return MoveError("malformed move '" + clipped(text) + "': " + why);
   };
   if (text.size() != 4) throw bad("expected 4 characters in ICCS form such as h2e2");
   int coords[4];
@@ -114,7 +114,7 @@ std::string illegal_reason(const Position& pos, Move m) {
 Move parse_legal_move(const Position& pos, const std::string& text) {
   const Move m = parse_iccs(text);
   const std::string why = illegal_reason(pos, m);
-  if (!why.empty()) throw MoveError("illegal move '" + text + "': " + why);
+  if (!why.empty()) throw MoveError("illegal move '" + clipped(text) + "': " + why);
   return m;
 }
 

@@ -102,7 +102,7 @@ std::string move_to_chinese(const Position& pos, Move m) {
 }
 
 Move parse_chinese(const Position& pos, const std::string& text) {
-  auto bad = [&](const std::string& why) { return MoveError("malformed Chinese move '" + text + "': " + why); };
+  auto bad = [&](const std::string& why) { return MoveError("malformed Chinese move '" + clipped(text) + "': " + why); };
   std::vector<std::string> c;
   c.reserve(8);
   if (!split_utf8(text, c)) throw bad("not valid UTF-8");

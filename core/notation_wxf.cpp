@@ -68,7 +68,7 @@ Move resolve(const Position& pos, const MoveQuery& q, const std::string& text, c
     if (matches < 2) found[matches] = m;
     ++matches;
   }
-  const std::string quoted = std::string(notation) + " move '" + text + "'";
+  const std::string quoted = std::string(notation) + " move '" + clipped(text) + "'";
   if (matches == 0)
     throw MoveError("no legal " + std::string(color_name(pos.side_to_move())) + " move fits " + quoted);
   if (matches > 1)
@@ -128,7 +128,7 @@ std::string move_to_wxf(const Position& pos, Move m) {
 
 Move parse_wxf(const Position& pos, const std::string& text) {
   using notation_detail::Pick;
-  auto bad = [&](const std::string& why) { return MoveError("malformed WXF move '" + text + "': " + why); };
+  auto bad = [&](const std::string& why) { return MoveError("malformed WXF move '" + clipped(text) + "': " + why); };
   std::string s;
   for (char c : text) {
     if (c == ' ' || c == '\t' || c == '\r' || c == '\n') continue;

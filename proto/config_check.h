@@ -8,6 +8,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "core/errors.h"
+
 namespace xq::config {
 
 // Throws std::invalid_argument "NAME = VALUE is out of range LO..HI".
@@ -22,14 +24,14 @@ void check_range(const char* name, T value, double lo, double hi) {
   }
 }
 
-// Throws std::invalid_argument "NAME = "VALUE" is not one of A, B, C".
+// Throws std::invalid_argument "NAME = "VALUE" is not one of A, B, C" (a long VALUE clipped).
 inline void check_choice(const char* name, const std::string& value, std::initializer_list<const char*> choices) {
   std::string list;
   for (const char* c : choices) {
     if (value == c) return;
     list += list.empty() ? c : std::string(", ") + c;
   }
-  throw std::invalid_argument(std::string(name) + " = \"" + value + "\" is not one of " + list);
+  throw std::invalid_argument(std::string(name) + " = \"" + clipped(value) + "\" is not one of " + list);
 }
 
 }  // namespace xq::config

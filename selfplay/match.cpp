@@ -4,7 +4,6 @@
 #include <exception>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include <thread>
 
 #include "core/errors.h"
+#include "core/input_file.h"
 #include "core/move_parse.h"
 #include "core/movegen.h"
 #include "core/notation_wxf.h"
@@ -69,7 +69,7 @@ std::vector<Opening> parse_openings(const std::string& text, const std::string& 
       fail(std::string("bad FEN: ") + e.what());
     }
     for (; i < words.size(); ++i) {
-      if (g.over()) fail("the game is over before move '" + words[i] + "'");
+      if (g.over()) fail("the game is over before move '" + clipped(words[i]) + "'");
       try {
         o.moves.push_back(g.play(words[i]));
       } catch (const MoveError& e) {
@@ -83,11 +83,14 @@ std::vector<Opening> parse_openings(const std::string& text, const std::string& 
 }
 
 std::vector<Opening> load_openings(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot open openings file '" + path + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::vector<Opening> o = parse_openings(ss.str(), "openings file '" + path + "'");
+  constexpr size_t kMaxOpeningsBytes = size_t(16) << 20;  // far more than any book of openings
+  std::string text;
+  try {
+    text = read_file(path, kMaxOpeningsBytes, "openings file");
+  } catch (const FileError& e) {
+    throw std::invalid_argument(e.what());
+  }
+  std::vector<Opening> o = parse_openings(text, "openings file '" + path + "'");
   if (o.empty()) throw std::invalid_argument("openings file '" + path + "' has no openings");
   return o;
 }

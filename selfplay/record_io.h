@@ -19,8 +19,10 @@ struct RecordFileError : std::runtime_error {
 // Throws RecordFileError naming the file on failure.
 void write_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games);
 
-// Reads every game of `path`. Throws RecordFileError naming the file and what is wrong
-// (missing, not gzip, truncated, corrupt record).
+// Reads every game of `path`: every gzip member of it, in order (a file of concatenated
+// record files holds all their games). Throws RecordFileError naming the file and what is
+// wrong (missing, unreadable, not gzip, truncated, junk after the last gzip member with its
+// byte offset, a corrupt or empty record, a record longer than 64 MiB).
 std::vector<xqzero::GameRecord> read_record_file(const std::string& path);
 
 // The judging settings a record was played under.

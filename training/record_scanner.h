@@ -8,15 +8,27 @@
 #include <vector>
 
 #include "game_record.pb.h"
+#include "training/training_position.h"
 
 namespace xq::training {
 
 class RecordScanner {
  public:
+  using Warn = std::function<void(const std::string&)>;
+  // Receives each usable game with its training positions (positions_of of it).
+  using Use = std::function<void(xqzero::GameRecord&& game, std::vector<TrainingPosition>&& positions)>;
+
   explicit RecordScanner(std::string dir) : dir_(std::move(dir)) {}
-  // Games of the files not read before, in file-name order. `warn` receives one line per
-  // unreadable file (each is reported once and not retried).
-  std::vector<xqzero::GameRecord> read_new(const std::function<void(const std::string&)>& warn);
+  // The files not read before, in file-name order: gives `use` each game that training can
+  // use (positions_of accepts it), with its positions. `warn` receives at most one line per
+  // file: an unreadable file is skipped whole; a readable one with unusable games gives its
+  // other games and one line naming the file, how many games were skipped and the first
+  // one's problem. Each file is read once and not retried.
+  void scan_new(const Warn& warn, const Use& use);
+  // The same, keeping only the games. (A caller that needs the positions too should use
+  // scan_new: positions_of is what decides whether a game is usable, so calling it again
+  // on these games repeats that work.)
+  std::vector<xqzero::GameRecord> read_new(const Warn& warn);
   size_t files_read() const { return seen_.size(); }
 
  private:

@@ -43,7 +43,7 @@ void validate(const xqzero::TrainingConfig& c) {
   check_choice("training.precision", c.precision(), {"auto", "float32", "bfloat16"});
   const std::string& d = c.device();
   if (d != "cpu" && d != "auto" && d.rfind("cuda", 0) != 0)
-    throw std::invalid_argument("training.device = \"" + d + "\" is not cpu, cuda, cuda:N or auto");
+    throw std::invalid_argument("training.device = \"" + clipped(d) + "\" is not cpu, cuda, cuda:N or auto");
 }
 
 }  // namespace xq::training

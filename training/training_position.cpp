@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "core/errors.h"
 #include "core/move_parse.h"
 #include "nn/policy_labels.h"
 #include "selfplay/record_io.h"
@@ -58,7 +59,7 @@ Termination termination_of(const std::string& name) {
 std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   Result result;
   if (!parse_result(record.result(), result) || result == Result::ONGOING)
-    throw std::runtime_error("game has no final result ('" + record.result() + "')");
+    throw std::runtime_error("game has no final result ('" + clipped(record.result()) + "')");
   const uint8_t termination = uint8_t(termination_of(record.termination()));
   Game game(record.start_fen(), selfplay::record_settings(record));
   std::vector<TrainingPosition> out;

@@ -14,7 +14,7 @@ namespace xq::app::uci {
 
 bool is_uniform_weights(const std::string& weights);
 
-// Throws (nn::CheckpointError, std::invalid_argument) naming the file and the problem.
+// Throws (nn::CheckpointError, FileError, std::invalid_argument) naming the file and the problem.
 std::shared_ptr<nn::Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base);
 
 }  // namespace xq::app::uci

@@ -1,8 +1,14 @@
 // The xqzero command line: output format of perft and one-line errors for bad input.
 #include <gtest/gtest.h>
 
-#include <algorithm>
+#include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "core/position.h"
+#include "selfplay/record_io.h"
 #include "tests/app/cli_util.h"
 
 namespace xq::app {
@@ -52,6 +58,72 @@ TEST(Cli, BadInputGivesOneLineErrors) {
   expect_one_line_error({"perft", "--depth", "2", "--fen", "rnbakabnr/9 w"}, "bad FEN");
   expect_one_line_error({"perft", "--depth", "2", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"}, "kings face");
   expect_one_line_error({"bench", "nosuch"}, "unknown benchmark 'nosuch'");
+}
+
+std::string temp_dir(const std::string& name) {
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("xqzero_cli_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p.string();
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A one-move game from the start position.
+xqzero::GameRecord one_move_game(const std::string& move) {
+  xqzero::GameRecord g;
+  g.set_start_fen(Position::kStartFen);
+  g.add_moves()->set_move(move);
+  g.set_result("1/2-1/2");
+  return g;
+}
+
+// `cat a.rec.gz b.rec.gz > ab.rec.gz`: dump shows the games of both; junk after them is an
+// error naming the file and the offset.
+TEST(Cli, DumpShowsEveryGzipMember) {
+  const std::string dir = temp_dir("dump");
+  selfplay::write_record_file(dir + "/a.rec.gz", {one_move_game("h2e2")});
+  selfplay::write_record_file(dir + "/b.rec.gz", {one_move_game("b2e2"), one_move_game("h0g2")});
+  const std::string ab = slurp(dir + "/a.rec.gz") + slurp(dir + "/b.rec.gz");
+  std::ofstream(dir + "/ab.rec.gz", std::ios::binary) << ab;
+  const Result r = run({"dump", dir + "/ab.rec.gz"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("game 3 of 3"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("h0g2"), std::string::npos) << r.out;
+  std::ofstream(dir + "/junk.rec.gz", std::ios::binary) << ab << "junk";
+  expect_one_line_error({"dump", dir + "/junk.rec.gz"},
+                        "record file '" + dir + "/junk.rec.gz': junk after gzip member 2 at byte offset " +
+                            std::to_string(ab.size()));
+  std::filesystem::remove_all(dir);
+}
+
+// A directory where a file is expected: one line naming it, not a nameless stream error or
+// an empty config.
+TEST(Cli, FileErrorsNameTheFile) {
+  const std::string dir = temp_dir("files");
+  expect_one_line_error({"dump", dir}, "record file '" + dir + "': cannot read (Is a directory)");
+  expect_one_line_error({"selfplay", "--config", dir, "--games", "1", "--out", dir + "/out"},
+                        "config '" + dir + "': cannot read (Is a directory)");
+  expect_one_line_error({"selfplay", "--model", dir, "--evaluator", "torch", "--games", "1", "--out", dir + "/out"},
+                        "checkpoint '" + dir + "': is a directory");
+  std::filesystem::remove_all(dir);
+}
+
+// A 100 KB FEN or a 1 MB option name comes back clipped.
+TEST(Cli, HugeInputIsNotEchoed) {
+  for (const std::vector<std::string>& argv :
+       {std::vector<std::string>{"perft", "--depth", "1", "--fen", std::string(100000, 'r') + " w"},
+        std::vector<std::string>{"perft", "--depth", "1", "--" + std::string(1 << 20, 'x')},
+        std::vector<std::string>{"perft", "--depth", std::string(1 << 20, '9')}}) {
+    const Result r = run(argv);
+    EXPECT_NE(r.status, 0);
+    EXPECT_LT(r.err.size(), 300u) << r.err.substr(0, 300);
+    EXPECT_NE(r.err.find("..."), std::string::npos) << r.err.substr(0, 300);
+  }
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 // Configuration files: the shipped configs parse, and errors name the line.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "app/config_file.h"
 
 namespace xq::app {
@@ -43,6 +48,50 @@ TEST(Config, ErrorsNameTheLine) {
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("/nonexistent/x.textproto"), std::string::npos);
   }
+}
+
+std::string load_error(const std::string& path) {
+  try {
+    load_config(path);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// A config that is a directory or cannot be read is an error naming it, not an empty config.
+TEST(Config, DirectoryOrUnreadableFileIsAnError) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("xqzero_config_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(load_error(dir.string()), "config '" + dir.string() + "': cannot read (Is a directory)");
+  const std::string locked = (dir / "locked.textproto").string();
+  std::ofstream(locked) << "selfplay { threads: 2 }\n";
+  std::filesystem::permissions(locked, std::filesystem::perms::none);
+  if (::geteuid() != 0) {  // root reads it regardless
+    EXPECT_EQ(load_error(locked), "config '" + locked + "': cannot open (Permission denied)");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Reading stops at 16 MiB: /dev/zero is not read until memory runs out.
+TEST(Config, SizeIsBounded) {
+  EXPECT_EQ(load_error("/dev/zero"), "config '/dev/zero': larger than the limit of 16 MiB");
+}
+
+// A 1 MB field name or value comes back clipped.
+TEST(Config, ErrorsDoNotEchoHugeInput) {
+  const std::string huge(1 << 20, 'x');
+  const std::string field = error_of("selfplay { " + huge + ": 3 }");
+  EXPECT_LT(field.size(), 300u) << field.substr(0, 300);
+  EXPECT_NE(field.find("line 1"), std::string::npos) << field.substr(0, 300);
+  EXPECT_NE(field.find("..."), std::string::npos) << field.substr(0, 300);
+  const std::string value = error_of("search { algorithm: \"" + huge + "\" }");
+  EXPECT_LT(value.size(), 300u) << value.substr(0, 300);
+  EXPECT_NE(value.find("search.algorithm = \"" + std::string(80, 'x') + "...\" is not one of puct, gumbel"),
+            std::string::npos)
+      << value.substr(0, 300);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include "../nn/tiny_net.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -155,6 +156,10 @@ TEST(MatchCli, UsageErrors) {
   expect_error({"match", "--b", "random"}, "missing --a");
   expect_error({"match", "--a", "random"}, "missing --b");
   expect_error({"match", "--a", "random", "--b", "/nonexistent/net.ckpt"}, "neither random");
+  const std::string dir = temp_path("dir");
+  ::mkdir(dir.c_str(), 0755);
+  expect_error({"match", "--a", dir, "--b", "random"}, "checkpoint '" + dir + "': is a directory");
+  ::rmdir(dir.c_str());
   expect_error({"match", "--a", "random", "--b", "greedy", "--nodes", "5", "--movetime", "5"}, "not both");
   expect_error({"match", "--a", "random", "--b", "greedy", "--openings", "/nonexistent/o.txt"}, "openings");
   expect_error({"match", "--a", "random", "--b", "greedy", "--a-options", "Hash=1"}, "uci: players");

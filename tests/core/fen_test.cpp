@@ -66,5 +66,21 @@ TEST(Fen, RejectsMalformedInput) {
   expect_fen_error("RRR1k4/9/9/9/9/9/9/9/9/5K3 w", "too many red chariots");
 }
 
+// A 100 KB FEN (or field of one) comes back in the message clipped, not whole.
+TEST(Fen, ErrorsDoNotEchoHugeInput) {
+  const std::string huge(100000, 'r');
+  for (const std::string& fen : {huge + " w", "4k4/9/9/9/9/9/9/9/9/5K3 " + huge,
+                                 "4k4/9/9/9/9/9/9/9/9/5K3 w - - " + huge + " 1"}) {
+    try {
+      Position::from_fen(fen);
+      ADD_FAILURE() << "accepted";
+    } catch (const FenError& e) {
+      const std::string what = e.what();
+      EXPECT_LT(what.size(), 300u) << what.substr(0, 300);
+      EXPECT_NE(what.find("...'"), std::string::npos) << what.substr(0, 300);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace xq

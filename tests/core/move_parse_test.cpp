@@ -31,6 +31,12 @@ TEST(MoveParse, MalformedMoves) {
   EXPECT_NE(error_of(pos, "h2h2").find("same"), std::string::npos);
 }
 
+TEST(MoveParse, ErrorsDoNotEchoHugeInput) {
+  const std::string e = error_of(Position(), std::string(1 << 20, 'h'));
+  EXPECT_LT(e.size(), 200u) << e.substr(0, 200);
+  EXPECT_NE(e.find("malformed move '" + std::string(80, 'h') + "...'"), std::string::npos) << e.substr(0, 200);
+}
+
 TEST(MoveParse, IllegalMovesSayWhy) {
   const Position pos;
   EXPECT_EQ(error_of(pos, "h2e2"), "");

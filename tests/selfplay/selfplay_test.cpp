@@ -1,6 +1,8 @@
 // The self-play generator and game records, with the uniform and test evaluators (no torch).
 #include <gtest/gtest.h>
 
+#include <zlib.h>
+
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -191,6 +193,87 @@ TEST(RecordFiles, RoundTripAndErrors) {
   std::ofstream(dir + "/junk.rec.gz") << "this is not a record file";
   expect_error(dir + "/junk.rec.gz", "not a gzip file");
   expect_error(dir + "/missing.rec.gz", "cannot open");
+  fs::remove_all(dir);
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// Writes `raw` as one gzip member, as any gzip tool would.
+void write_gzip(const std::string& path, const std::string& raw) {
+  gzFile f = gzopen(path.c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  ASSERT_EQ(gzwrite(f, raw.data(), unsigned(raw.size())), int(raw.size()));
+  ASSERT_EQ(gzclose(f), Z_OK);
+}
+
+// The message of the RecordFileError that reading `path` throws ("" when it reads).
+std::string read_error(const std::string& path) {
+  try {
+    read_record_file(path);
+  } catch (const RecordFileError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+// `cat a.rec.gz b.rec.gz > ab.rec.gz` holds the games of both (gzip members in sequence).
+TEST(RecordFiles, ConcatenatedFilesGiveEveryGame) {
+  const std::string dir = temp_dir("concat");
+  nn::UniformEvaluator uniform;
+  const auto games = play(small_options(), uniform, 5);
+  write_record_file(dir + "/a.rec.gz", std::vector<xqzero::GameRecord>(games.begin(), games.begin() + 3));
+  write_record_file(dir + "/b.rec.gz", std::vector<xqzero::GameRecord>(games.begin() + 3, games.end()));
+  std::ofstream(dir + "/ab.rec.gz", std::ios::binary) << slurp(dir + "/a.rec.gz") << slurp(dir + "/b.rec.gz");
+  const auto back = read_record_file(dir + "/ab.rec.gz");
+  ASSERT_EQ(back.size(), games.size());
+  for (size_t i = 0; i < games.size(); ++i) EXPECT_EQ(back[i].SerializeAsString(), games[i].SerializeAsString());
+  fs::remove_all(dir);
+}
+
+// Bytes after the last gzip member are reported with the file and their offset, not ignored.
+TEST(RecordFiles, JunkAfterTheLastMemberIsAnError) {
+  const std::string dir = temp_dir("junk");
+  nn::UniformEvaluator uniform;
+  write_record_file(dir + "/a.rec.gz", play(small_options(), uniform, 2));
+  const std::string a = slurp(dir + "/a.rec.gz");
+  const std::string path = dir + "/junk.rec.gz";
+  std::ofstream(path, std::ios::binary) << a << a << "trailing junk";
+  const std::string e = read_error(path);
+  EXPECT_NE(e.find(path), std::string::npos) << e;
+  EXPECT_NE(e.find("junk after gzip member 2 at byte offset " + std::to_string(2 * a.size())), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// 100,000 empty records (a 129-byte file) are one error, at the first of them.
+TEST(RecordFiles, EmptyRecordsStopAtTheFirst) {
+  const std::string dir = temp_dir("empty");
+  const std::string path = dir + "/empty.rec.gz";
+  write_gzip(path, std::string(100000, '\0'));
+  EXPECT_NE(read_error(path).find("game record 1 is empty"), std::string::npos) << read_error(path);
+  fs::remove_all(dir);
+}
+
+// A record that says it is longer than 64 MiB is refused before anything is allocated for it.
+TEST(RecordFiles, RecordLengthIsBounded) {
+  const std::string dir = temp_dir("huge");
+  const std::string path = dir + "/huge.rec.gz";
+  write_gzip(path, std::string("\x80\x80\x80\x80\x04", 5));  // varint 2^30
+  const std::string e = read_error(path);
+  EXPECT_NE(e.find("game record 1 says it has 1073741824 bytes, more than the limit of 64 MiB"), std::string::npos)
+      << e;
+  EXPECT_NE(e.find(path), std::string::npos) << e;
+  fs::remove_all(dir);
+}
+
+// A directory or a device where a record file is expected: an error naming it, at once.
+TEST(RecordFiles, DirectoriesAndDevicesNameTheFile) {
+  const std::string dir = temp_dir("notfile");
+  EXPECT_EQ(read_error(dir), "record file '" + dir + "': cannot read (Is a directory)");
+  EXPECT_EQ(read_error("/dev/zero"), "record file '/dev/zero': not a gzip file");
+  EXPECT_EQ(read_error("/dev/null"), "record file '/dev/null': not a gzip file (it is empty)");
   fs::remove_all(dir);
 }
 

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 #include "../nn/tiny_net.h"
 
+#include <zlib.h>
+
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -127,6 +129,82 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   EXPECT_TRUE(scanner.read_new([&](const std::string& w) { warnings.push_back(w); }).empty());
   selfplay::write_record_file((dir / "c.rec.gz").string(), games);
   EXPECT_EQ(scanner.read_new([](const std::string&) {}).size(), games.size());
+  fs::remove_all(dir);
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// A file of concatenated record files (what `cat` and appending writers make) gives all
+// their games.
+TEST(RecordScanner, ReadsEveryGzipMember) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_cat_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "games");
+  const auto games = some_games(4);
+  selfplay::write_record_file((dir / "a").string(), std::vector<xqzero::GameRecord>(games.begin(), games.begin() + 1));
+  selfplay::write_record_file((dir / "b").string(), std::vector<xqzero::GameRecord>(games.begin() + 1, games.end()));
+  std::ofstream(dir / "games" / "ab.rec.gz", std::ios::binary) << slurp(dir / "a") << slurp(dir / "b");
+  RecordScanner scanner((dir / "games").string());
+  std::vector<std::string> warnings;
+  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  EXPECT_EQ(read.size(), games.size());
+  EXPECT_TRUE(warnings.empty()) << warnings[0];
+  fs::remove_all(dir);
+}
+
+// A file of many records that training cannot use gives one warning naming the file, not
+// one per record: a 129-byte file of 100,000 empty records, and a file whose games lack a
+// result (its usable games are still read).
+TEST(RecordScanner, OneWarningPerFileOfBadRecords) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_bad_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  gzFile f = gzopen((dir / "empty.rec.gz").c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  const std::string zeros(100000, '\0');
+  ASSERT_EQ(gzwrite(f, zeros.data(), unsigned(zeros.size())), int(zeros.size()));
+  ASSERT_EQ(gzclose(f), Z_OK);
+  auto games = some_games(6);
+  for (size_t i = 3; i < games.size(); ++i) games[i].clear_result();
+  selfplay::write_record_file((dir / "mixed.rec.gz").string(), games);
+
+  RecordScanner scanner(dir.string());
+  std::vector<std::string> warnings;
+  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  EXPECT_EQ(read.size(), 3u);
+  ASSERT_EQ(warnings.size(), 2u);
+  EXPECT_NE(warnings[0].find("empty.rec.gz"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("game record 1 is empty"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find("mixed.rec.gz"), std::string::npos) << warnings[1];
+  EXPECT_NE(warnings[1].find("skipping 3 of 6 games"), std::string::npos) << warnings[1];
+  EXPECT_NE(warnings[1].find("game 4: game has no final result"), std::string::npos) << warnings[1];
+  fs::remove_all(dir);
+}
+
+// scan_new gives each usable game with its positions, so a caller need not replay it again.
+TEST(RecordScanner, ScanNewGivesThePositions) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_new_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto games = some_games(3, 1.0f);
+  selfplay::write_record_file((dir / "a.rec.gz").string(), games);
+  RecordScanner scanner(dir.string());
+  std::vector<std::string> warnings;
+  size_t calls = 0;
+  const auto warn = [&](const std::string& w) { warnings.push_back(w); };
+  scanner.scan_new(warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
+    ASSERT_LT(calls, games.size());
+    EXPECT_EQ(g.SerializeAsString(), games[calls].SerializeAsString());
+    EXPECT_EQ(positions.size(), size_t(g.moves_size()));  // every move a target
+    ++calls;
+  });
+  EXPECT_EQ(calls, games.size());
+  EXPECT_TRUE(warnings.empty());
+  scanner.scan_new(warn, [&](xqzero::GameRecord&&, std::vector<TrainingPosition>&&) { ++calls; });
+  EXPECT_EQ(calls, games.size());  // each file once
   fs::remove_all(dir);
 }
 
