@@ -1,4 +1,4 @@
-// `xqzero bench movegen`: single-threaded perft timings on reference positions (design §4).
+// `xqzero bench movegen`: single-threaded perft timings on reference positions (tests/core/perft_cases.h).
 #pragma once
 
 #include <iosfwd>

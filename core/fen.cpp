@@ -32,7 +32,7 @@ bool parse_count(const std::string& s, int& value) {
   return true;
 }
 
-// Where a piece may stand at all (design §2): palace pieces in the palace, elephants on
+// Where a piece may stand at all (docs/architecture.md §5): palace pieces in the palace, elephants on
 // their seven points, pawns never behind their start.
 std::string impossible_square(Piece p, Square s) {
   const Color c = color_of(p);

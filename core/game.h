@@ -1,5 +1,5 @@
 // A game with history: a start position, the moves played, undo, the hashes needed for
-// repetition, and the judged state (design §2): ongoing, or finished with a result and the
+// repetition, and the judged state (docs/architecture.md §5): ongoing, or finished with a result and the
 // reason it ended.
 //
 // Judging order at a position: no legal move (checkmate / stalemate: the side to move loses),

@@ -1,4 +1,4 @@
-// Chinese notation (design §3), UTF-8: 炮二平五, 马8进7, 前车进一, 后炮平四.
+// Chinese notation (docs/architecture.md §6), UTF-8: 炮二平五, 马8进7, 前车进一, 后炮平四.
 //
 // Four characters: piece, the file it stands on (numbered from the mover's right), 进
 // (forward) / 退 (back) / 平 (sideways), then the points moved along a file (帅/将, 车, 炮,

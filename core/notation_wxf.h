@@ -1,4 +1,4 @@
-// WXF notation (design §3), and the move description it shares with Chinese notation.
+// WXF notation (docs/architecture.md §6), and the move description it shares with Chinese notation.
 //
 // A move is written relative to its mover: piece, the file it stands on, direction, and
 // either a step count or the destination file. Files are numbered 1..9 from the mover's

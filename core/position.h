@@ -25,7 +25,7 @@ class Position {
   struct EmptyBoard {};
   explicit Position(EmptyBoard) { clear(); }
 
-  // Parses a FEN (design §3); throws FenError with a message naming the problem.
+  // Parses a FEN (docs/architecture.md §6); throws FenError with a message naming the problem.
   static Position from_fen(const std::string& fen);
   std::string fen() const;
 

@@ -1,4 +1,4 @@
-// Judging a repetition cycle (棋例, design §2): perpetual check (长将) and perpetual chase (长捉).
+// Judging a repetition cycle (棋例, docs/architecture.md §5): perpetual check (长将) and perpetual chase (长捉).
 //
 // A cycle is the sequence of moves between two occurrences of the same position with the
 // same side to move. Within it no capture happens (a capture changes the material), so every

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU check for xqzero's network and evaluator (design §6): builds xqzero against the CUDA
+# GPU check for xqzero's network and evaluator (docs/architecture.md §6): builds xqzero against the CUDA
 # LibTorch of the machine's PyTorch, compares GPU outputs with a float32 CPU reference for the
 # same weights and positions (`xqzero bench nncheck`), and prints the throughput table
 # (`xqzero bench nn`). Run it in one call on the lent GPU machine, carrying .deps/.

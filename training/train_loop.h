@@ -1,4 +1,4 @@
-// `xqzero train`: self-play workers and the trainer in one process (design §1, data flow).
+// `xqzero train`: self-play workers and the trainer in one process (docs/architecture.md §4, the data flow).
 //
 // The run directory holds
 //   config.textproto     the run's configuration (written when the run starts)

@@ -1,4 +1,4 @@
-// How long to think, from the `go` command's clock fields (design §3).
+// How long to think, from the `go` command's clock fields (docs/architecture.md §6).
 //
 // movetime M: exactly M minus the move overhead (at least 1 ms).
 // Clock (wtime/btime, winc/binc, movestogo): with `left` our remaining time less the move

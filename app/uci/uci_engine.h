@@ -1,4 +1,4 @@
-// `xqzero uci`: the UCI protocol as Pikafish speaks it (design §3), over any istream/ostream
+// `xqzero uci`: the UCI protocol as Pikafish speaks it (docs/architecture.md §6), over any istream/ostream
 // so tests can script sessions.
 //
 // Commands: uci, isready, ucinewgame, position startpos|fen F [moves ...], go [nodes N]

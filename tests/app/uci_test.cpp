@@ -1,5 +1,5 @@
 // Scripted UCI sessions (app/uci/uci_engine.h) with the uniform evaluator: the command set
-// of design §3, info lines, multipv, stop during infinite, perft, malformed commands and bad
+// of docs/architecture.md §6, info lines, multipv, stop during infinite, perft, malformed commands and bad
 // go values (one bestmove per go), long input, bounded reports on a large kept tree, and
 // the time manager's budgets.
 #include <gtest/gtest.h>

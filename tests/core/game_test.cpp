@@ -1,4 +1,4 @@
-// Game: history, undo, and the judged state (design §2): mate, stalemate, natural limit,
+// Game: history, undo, and the judged state (docs/architecture.md §5): mate, stalemate, natural limit,
 // dead draw, length cap, resignation, adjudication, and repetition settings.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Hand-made positions for each awkward case of design §2.
+// Hand-made positions for each awkward case of docs/architecture.md §5.
 #include <gtest/gtest.h>
 
 #include "core/movegen.h"

@@ -1,4 +1,4 @@
-// The perft reference table of design §4, shared by the fast and slow perft tests.
+// The perft reference table of tests/core/perft_cases.h, shared by the fast and slow perft tests.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Depth 5 of every row of design §4 (about 400 million leaves): labelled slow.
+// Depth 5 of every row of tests/core/perft_cases.h (about 400 million leaves): labelled slow.
 #include <gtest/gtest.h>
 
 #include "core/perft.h"
