@@ -5,6 +5,7 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
+#include "training/run_dir.h"
 #include "training/train_loop.h"
 
 namespace xq::app {
@@ -25,8 +26,11 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "  --max-seconds S  stop after S seconds (overrides training.max_seconds)\n"
            "  --max-steps N    stop at training step N (overrides training.max_steps)\n"
            "  --device D       trainer and evaluator device (cpu, cuda, cuda:N, auto)\n"
+           "                   (these three hold for this invocation, resumed or not, and are not\n"
+           "                   written to the run's config.textproto)\n"
            "Ctrl-C (SIGINT) or SIGTERM ends the run cleanly with a checkpoint; kill -9 loses at most\n"
-           "the games being played and the steps since the last checkpoint.\n";
+           "the games being played and the steps since the last checkpoint. One trainer at a time\n"
+           "per run directory (a lock file in it).\n";
     return 0;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
@@ -34,21 +38,25 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   o.run_dir = args.get("run-dir", "runs/default");
   o.config_given = args.has("config");
   o.config = load_config(args.get("config"));
-  if (args.has("device")) {
-    o.config.mutable_training()->set_device(args.get("device"));
-    o.config.mutable_evaluator()->set_device(args.get("device"));
-  }
-  if (args.has("max-seconds")) o.config.mutable_training()->set_max_seconds(args.get_int("max-seconds", 0, 0, INT64_MAX));
-  if (args.has("max-steps")) o.config.mutable_training()->set_max_steps(args.get_int("max-steps", 0, 0, INT64_MAX));
-  validate_config(o.config);
+  // Applied by the train loop over whichever configuration the run ends up with.
+  if (args.has("device")) o.device = args.get("device");
+  if (args.has("max-seconds")) o.max_seconds = args.get_int("max-seconds", 0, 0, INT64_MAX);
+  if (args.has("max-steps")) o.max_steps = args.get_int("max-steps", 0, 0, INT64_MAX);
+  if (const std::string why = training::prepare_run_dir(o.run_dir); !why.empty())
+    throw UsageError("option --run-dir: " + why);
   g_stop = false;
   o.stop = &g_stop;
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  const int status = training::run_train_loop(o, out, err);
-  std::signal(SIGINT, SIG_DFL);
-  std::signal(SIGTERM, SIG_DFL);
-  return status;
+  struct Handlers {  // installed for the run, restored however it ends
+    Handlers() {
+      std::signal(SIGINT, on_signal);
+      std::signal(SIGTERM, on_signal);
+    }
+    ~Handlers() {
+      std::signal(SIGINT, SIG_DFL);
+      std::signal(SIGTERM, SIG_DFL);
+    }
+  } handlers;
+  return training::run_train_loop(o, out, err);
 }
 
 }  // namespace xq::app

@@ -1,30 +1,26 @@
-// Loading configurations: text-format Protobuf (proto/config.proto). Syntax errors and
-// unknown fields are reported with their line; out-of-range values too, when the line of
-// the offending field is known.
+// Loading configurations: text-format Protobuf (proto/config.proto). Parsing and validation
+// are training/config_text.h's (errors name the line); this adds the embedded default and
+// reading files.
 #pragma once
 
-#include <stdexcept>
 #include <string>
 
 #include "config.pb.h"
+#include "training/config_text.h"
 
 namespace xq::app {
 
-struct ConfigError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using training::ConfigError;
+// Parses and validates `text`; `name` names the source in messages ("config 'F'").
+using training::parse_config;
+// Validates every section; throws std::invalid_argument naming the field.
+using training::validate_config;
 
 // The configuration compiled into the binary (configs/tiny.textproto): a tiny net that
 // learns on two CPU cores.
 const char* embedded_config_text();
 
-// Parses and validates `text`; `name` names the source in messages ("config 'F'").
-xqzero::Config parse_config(const std::string& text, const std::string& name);
 // Reads a file (or, for an empty path, the embedded default).
 xqzero::Config load_config(const std::string& path);
-// Validates every section (nn/net_config.h, selfplay/selfplay_config.h,
-// training/training_config.h); throws
-// std::invalid_argument naming the field.
-void validate_config(const xqzero::Config& config);
 
 }  // namespace xq::app

@@ -20,8 +20,12 @@ namespace {
 
 constexpr char kMagic[8] = {'X', 'Q', 'Z', 'C', 'K', 'P', 'T', '1'};
 constexpr char kEnd[8] = {'X', 'Q', 'Z', 'E', 'N', 'D', 0, 0};
-constexpr uint32_t kVersion = 1;
-constexpr size_t kHeader = 16;
+constexpr uint32_t kVersion = 2;        // written
+constexpr uint32_t kOldestVersion = 1;  // read too: version 1 has no crc32 over its metadata
+
+// Bytes before the metadata: magic, version, metadata length and (from version 2) the
+// header crc32.
+size_t header_size(uint32_t version) { return version >= 2 ? 20 : 16; }
 
 void put_u32(std::string& s, uint32_t v) {
   for (int i = 0; i < 4; ++i) s.push_back(char((v >> (8 * i)) & 0xFF));
@@ -31,16 +35,18 @@ uint32_t get_u32(const char* p) {
   for (int i = 0; i < 4; ++i) v |= uint32_t(uint8_t(p[i])) << (8 * i);
   return v;
 }
-uint32_t crc(const std::string& data) {
-  uLong c = crc32(0L, Z_NULL, 0);
+// zlib crc32 of `size` bytes at `data`, continuing from `c` (0 to start).
+uint32_t crc(const char* data, size_t size, uint32_t c = 0) {
+  uLong v = c;
   size_t off = 0;
-  while (off < data.size()) {
-    const size_t chunk = std::min<size_t>(data.size() - off, 1u << 30);
-    c = crc32(c, reinterpret_cast<const Bytef*>(data.data() + off), uInt(chunk));
+  while (off < size) {
+    const size_t chunk = std::min<size_t>(size - off, 1u << 30);
+    v = crc32(v, reinterpret_cast<const Bytef*>(data + off), uInt(chunk));
     off += chunk;
   }
-  return uint32_t(c);
+  return uint32_t(v);
 }
+uint32_t crc(const std::string& data) { return crc(data.data(), data.size()); }
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
   throw CheckpointError("checkpoint " + path + ": " + what);
@@ -93,6 +99,7 @@ void save_checkpoint(const std::string& path, Network& net, int64_t step, const 
   put_u32(head, kVersion);
   const std::string meta_bytes = meta.SerializeAsString();
   put_u32(head, uint32_t(meta_bytes.size()));
+  put_u32(head, crc(meta_bytes.data(), meta_bytes.size(), crc(head)));
   head += meta_bytes;
 
   const std::string tmp = path + ".tmp";
@@ -131,18 +138,23 @@ xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSectio
   if (in.bad()) fail(path, "read error");
   if (data.size() < sizeof kMagic || std::memcmp(data.data(), kMagic, sizeof kMagic) != 0)
     fail(path, "not an xqzero checkpoint (bad magic bytes)");
-  if (data.size() < kHeader) fail(path, "truncated: file ends inside the header");
+  if (data.size() < 12) fail(path, "truncated: file ends inside the header");
   const uint32_t version = get_u32(data.data() + 8);
-  if (version != kVersion)
-    fail(path, "container version " + std::to_string(version) + ", this build reads version " +
-                   std::to_string(kVersion));
+  if (version < kOldestVersion || version > kVersion)
+    fail(path, "container version " + std::to_string(version) + ", this build reads versions " +
+                   std::to_string(kOldestVersion) + " to " + std::to_string(kVersion));
+  const size_t header = header_size(version);
+  if (data.size() < header) fail(path, "truncated: file ends inside the header");
   const uint64_t meta_len = get_u32(data.data() + 12);
-  if (data.size() < kHeader + meta_len)
+  if (data.size() < header + meta_len)
     fail(path, "truncated: file has " + std::to_string(data.size()) + " bytes, metadata alone needs " +
-                   std::to_string(kHeader + meta_len));
+                   std::to_string(header + meta_len));
+  // The header and metadata crc32 covers the 16 bytes before it and the metadata.
+  if (version >= 2 && crc(data.data() + header, meta_len, crc(data.data(), 16)) != get_u32(data.data() + 16))
+    fail(path, "header or metadata is corrupt (crc32 mismatch)");
   xqzero::CheckpointMeta meta;
-  if (!meta.ParseFromArray(data.data() + kHeader, int(meta_len))) fail(path, "metadata does not parse");
-  uint64_t expected = kHeader + meta_len + sizeof kEnd;
+  if (!meta.ParseFromArray(data.data() + header, int(meta_len))) fail(path, "metadata does not parse");
+  uint64_t expected = header + meta_len + sizeof kEnd;
   for (const auto& s : meta.sections()) expected += s.size();
   if (data.size() < expected)
     fail(path, "truncated: file has " + std::to_string(data.size()) + " bytes, its metadata describes " +
@@ -150,7 +162,7 @@ xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSectio
   if (data.size() > expected)
     fail(path, "file has " + std::to_string(data.size() - expected) + " unexpected bytes after its data");
   if (std::memcmp(data.data() + expected - sizeof kEnd, kEnd, sizeof kEnd) != 0) fail(path, "end marker missing");
-  size_t off = kHeader + meta_len;
+  size_t off = header + meta_len;
   bool has_weights = false;
   for (const auto& s : meta.sections()) {
     std::string bytes = data.substr(off, s.size());

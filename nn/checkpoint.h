@@ -3,17 +3,24 @@
 //
 // Layout (integers little-endian):
 //   8 bytes   magic "XQZCKPT1"
-//   4 bytes   container version (1)
+//   4 bytes   container version (2)
 //   4 bytes   metadata length M
+//   4 bytes   crc32 of the 16 bytes above followed by the M metadata bytes
 //   M bytes   CheckpointMeta (architecture, step, creation time, label and plane counts, and
 //             the list of sections with their sizes and crc32)
 //   sections  the data of each section, in the metadata's order: "weights" (torch::save of
 //             the module, always present), then any extra ones the caller adds (the trainer
 //             stores optimiser and RNG state this way)
 //   8 bytes   end marker "XQZEND\0\0"
+// Version 1 (written before the header crc32 existed) is the same without the crc32 field;
+// it is still read, with its metadata unchecked. No single flipped bit turns a version 2 file
+// into a version 1 file (2 and 1 differ in two bits), so every byte of a version 2 file is
+// checked: the magic, the version, the header crc32 (length and metadata), the exact size,
+// each section's crc32 and the end marker.
 // Writing goes to "<path>.tmp", is flushed and fsync'ed, then renamed over <path>, so a
 // reader never sees half a file. Loading checks the magic (a file of another kind), the
-// version, the exact file size against the metadata (truncation), each section's crc32
+// version, the header crc32 (corruption of the metadata: the step, the architecture, the
+// section list), the exact file size against the metadata (truncation), each section's crc32
 // (corruption) and the architecture (naming every differing field) before touching weights.
 // Every failure throws CheckpointError with the path and what is wrong.
 #pragma once

@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <mutex>
 #include <ostream>
 #include <sstream>
@@ -17,8 +19,10 @@
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
 #include "training/evaluation.h"
+#include "training/config_text.h"
 #include "training/record_scanner.h"
 #include "training/replay_window.h"
+#include "training/run_dir.h"
 #include "training/trainer.h"
 
 namespace fs = std::filesystem;
@@ -26,17 +30,6 @@ namespace fs = std::filesystem;
 namespace xq::training {
 
 namespace {
-
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write '" + tmp.string() + "'");
-  }
-  fs::rename(tmp, path);
-}
 
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -50,12 +43,6 @@ std::string trim(std::string s) {
   return s;
 }
 
-std::string checkpoint_name(int64_t step) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "ckpt-%08lld.xqz", (long long)step);
-  return buf;
-}
-
 // Keeps only the metrics lines whose "step" is at most `step` (after a resume).
 void truncate_metrics(const fs::path& path, int64_t step) {
   if (!fs::exists(path)) return;
@@ -67,7 +54,7 @@ void truncate_metrics(const fs::path& path, int64_t step) {
     const long long s = std::atoll(line.c_str() + at + 7);
     if (s <= step) kept += line + "\n";
   }
-  write_atomically(path, kept);
+  write_file_atomically(path.string(), kept);
 }
 
 class Metrics {
@@ -118,6 +105,48 @@ std::string termination_json(const int64_t* counts) {
   return j + "}";
 }
 
+// The command line's settings for this invocation, over whichever configuration the run uses.
+void apply_invocation_settings(const TrainLoopOptions& o, xqzero::Config& config) {
+  if (o.max_steps) config.mutable_training()->set_max_steps(*o.max_steps);
+  if (o.max_seconds) config.mutable_training()->set_max_seconds(*o.max_seconds);
+  if (o.device) {
+    config.mutable_training()->set_device(*o.device);
+    config.mutable_evaluator()->set_device(*o.device);
+  }
+}
+
+// Loads into a trainer from `make` the checkpoint to resume from: `first` (the one `latest`
+// names, or "") if it loads, else the checkpoint in `dir` with the highest step that loads;
+// those that do not load are reported on `err`. Returns its name, or "" when `dir` holds no
+// checkpoint at all (a new run, and `trainer` is fresh). Throws RunDirError when there are
+// checkpoints but none loads: a new run must not overwrite them.
+std::string load_newest_loadable(const fs::path& dir, const std::string& first,
+                                 const std::function<std::unique_ptr<Trainer>()>& make,
+                                 std::unique_ptr<Trainer>& trainer, std::mt19937_64& rng, std::ostream& err) {
+  std::vector<std::string> candidates;
+  if (!first.empty()) candidates.push_back(first);
+  for (std::string& name : checkpoints_newest_first(dir.string()))
+    if (name != first) candidates.push_back(std::move(name));
+  const std::mt19937_64 fresh_rng = rng;
+  std::vector<std::string> failures;
+  for (const std::string& name : candidates) {
+    trainer = make();  // a failed load may have changed part of the state
+    rng = fresh_rng;
+    try {
+      trainer->load((dir / name).string(), rng);
+      for (const std::string& f : failures) err << "train: warning: skipped " << f << "\n";
+      return name;
+    } catch (const std::exception& e) {
+      failures.push_back(e.what());
+    }
+  }
+  if (!failures.empty())
+    throw RunDirError("cannot resume: none of the " + std::to_string(failures.size()) + " checkpoints in " +
+                      dir.string() + " loads; " + failures.front());
+  trainer = make();
+  return "";
+}
+
 struct SharedNet {
   std::mutex mutex;
   selfplay::GameEvaluator current;
@@ -131,47 +160,68 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   auto elapsed = [&] { return std::chrono::duration<double>(clock::now() - started).count(); };
 
   const fs::path run(options.run_dir);
+  if (const std::string why = prepare_run_dir(options.run_dir); !why.empty())
+    throw RunDirError("run directory '" + options.run_dir + "': " + why);
+  const RunDirLock run_lock(options.run_dir);  // before anything in the directory is read or written
   const fs::path games_dir = run / "games", ckpt_dir = run / "checkpoints";
   fs::create_directories(games_dir);
   fs::create_directories(ckpt_dir);
 
-  // The configuration: the user's, else the run's own, else the embedded default (given).
-  xqzero::Config config = options.config;
+  // The configuration: the user's, else the run's own, else the embedded default (given by
+  // the caller). It is what config.textproto records; this invocation's settings go on top.
   const fs::path config_path = run / "config.textproto";
-  std::string config_text;
-  google::protobuf::TextFormat::PrintToString(config, &config_text);
+  xqzero::Config file_config = options.config;
+  std::string replacing;  // a warning, given once the run has started with the given config
   if (fs::exists(config_path)) {
-    xqzero::Config stored;
-    if (!google::protobuf::TextFormat::ParseFromString(read_file(config_path), &stored))
-      throw std::runtime_error("run directory '" + run.string() + "': config.textproto is unreadable");
+    const std::string source = "config '" + config_path.string() + "'";
     if (!options.config_given) {
-      config = stored;
-      google::protobuf::TextFormat::PrintToString(config, &config_text);
-    } else if (stored.SerializeAsString() != config.SerializeAsString()) {
-      err << "train: warning: the given config differs from " << config_path.string() << "; using the given one\n";
+      file_config = parse_config(read_file(config_path), source);
+    } else {
+      try {
+        if (parse_config(read_file(config_path), source).SerializeAsString() != file_config.SerializeAsString())
+          replacing = "the given config differs from " + config_path.string() + "; using the given one";
+      } catch (const ConfigError& e) {
+        replacing = std::string(e.what()) + "; the given config replaces it";
+      }
     }
   }
+  xqzero::Config config = file_config;
+  apply_invocation_settings(options, config);
+  validate_config(config);
   if (config.network().history() > 0)
     throw std::invalid_argument("network.history > 0 is not supported by self-play and training yet");
-  write_atomically(config_path, config_text);
+  std::string config_text;
+  google::protobuf::TextFormat::PrintToString(file_config, &config_text);
   const xqzero::TrainingConfig& tc = config.training();
 
-  Trainer trainer(config.network(), tc);
+  // The checkpoint to resume from: the one `latest` names, else the newest that loads.
   std::mt19937_64 rng(uint64_t(tc.seed()));
   std::mt19937_64 rng_heldout(uint64_t(tc.seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const fs::path latest_path = run / "latest";
-  std::string latest;
-  if (fs::exists(latest_path)) {
-    latest = trim(read_file(latest_path));
-    trainer.load((ckpt_dir / latest).string(), rng);
+  const bool has_latest = fs::exists(latest_path);
+  const std::string latest_named = has_latest ? trim(read_file(latest_path)) : "";
+  if (has_latest && checkpoint_step(latest_named) < 0)
+    err << "train: warning: " << latest_path.string() << " names '" << latest_named << "', not a checkpoint\n";
+  else if (!has_latest && !checkpoints_newest_first(ckpt_dir.string()).empty())
+    out << "train: " << run.string() << " has no 'latest'; resuming from the newest checkpoint that loads\n";
+  std::unique_ptr<Trainer> trainer_owner;
+  const std::string resumed = load_newest_loadable(ckpt_dir, checkpoint_step(latest_named) >= 0 ? latest_named : "",
+                                                   [&] { return std::make_unique<Trainer>(config.network(), tc); },
+                                                   trainer_owner, rng, err);
+  Trainer& trainer = *trainer_owner;
+  std::string latest = resumed;
+  if (!resumed.empty()) {
     out << "train: resuming " << run.string() << " from " << latest << " (step " << trainer.steps() << ")\n";
+  } else if (has_latest) {
+    throw RunDirError("run directory '" + run.string() + "': " + latest_path.string() + " exists but " +
+                      ckpt_dir.string() + " holds no checkpoint; not starting a new run over it");
   } else {
     latest = checkpoint_name(0);
     trainer.save((ckpt_dir / latest).string(), "xqzero train, initial weights", rng);
-    write_atomically(latest_path, latest + "\n");
     out << "train: new run in " << run.string() << ", net " << nn::short_name(config.network()) << " on "
         << trainer.device_name() << "\n";
   }
+  if (latest != latest_named) write_file_atomically(latest_path.string(), latest + "\n");
   std::string previous_eval_checkpoint = (ckpt_dir / latest).string();
   truncate_metrics(run / "metrics.jsonl", trainer.steps());
   Metrics metrics(run / "metrics.jsonl");
@@ -210,6 +260,11 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     net.current = selfplay::GameEvaluator{std::move(evaluator), name};
   };
   load_net(latest);
+  // The run has started (checkpoint and evaluator loaded): only now may the configuration
+  // replace the stored one.
+  if (!replacing.empty()) err << "train: warning: " << replacing << "\n";
+  if (!fs::exists(config_path) || read_file(config_path) != config_text)
+    write_file_atomically(config_path.string(), config_text);
   selfplay::SelfplayOptions sp = selfplay::selfplay_options(config);
   sp.config_id = std::to_string(std::hash<std::string>()(config_text));
   selfplay::RecordWriter writer(games_dir.string(), "selfplay", config.selfplay().games_per_file());
@@ -319,7 +374,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     latest = checkpoint_name(trainer.steps());
     const std::string path = (ckpt_dir / latest).string();
     trainer.save(path, "xqzero train, step " + std::to_string(trainer.steps()), rng);
-    write_atomically(latest_path, latest + "\n");
+    write_file_atomically(latest_path.string(), latest + "\n");
     load_net(latest);
     metrics.write("{\"kind\":\"generation\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
                   json_number(elapsed()) + ",\"checkpoint\":\"" + latest + "\"" + stats_json() + "}");

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "core/position.h"
 #include "selfplay/record_io.h"
@@ -124,6 +125,34 @@ TEST(Cli, HugeInputIsNotEchoed) {
     EXPECT_LT(r.err.size(), 300u) << r.err.substr(0, 300);
     EXPECT_NE(r.err.find("..."), std::string::npos) << r.err.substr(0, 300);
   }
+}
+
+// The run directory of `xqzero train`: unusable paths and a stored config.textproto that does
+// not validate are one-line errors before anything runs (the run directory is left as it was).
+TEST(Cli, TrainRunDirAndStoredConfigErrors) {
+  expect_one_line_error({"train", "--run-dir", ""}, "option --run-dir: the path is empty");
+  expect_one_line_error({"train", "--run-dir="}, "option --run-dir: the path is empty");
+  expect_one_line_error({"train", "--run-dir", "/dev/null/run"}, "option --run-dir: cannot create '/dev/null/run'");
+
+  namespace fs = std::filesystem;
+  const fs::path run = fs::temp_directory_path() / ("xqzero_cli_train_" + std::to_string(::getpid()));
+  fs::remove_all(run);
+  fs::create_directories(run);
+  const std::string stored = "# a run's config\ntraining {\n  checkpoint_every: 0\n}\n";
+  std::ofstream(run / "config.textproto") << stored;
+  expect_one_line_error({"train", "--run-dir", run.string(), "--max-steps", "1"},
+                        "config.textproto': line 3: training.checkpoint_every = 0 is out of range");
+  std::ofstream(run / "config.textproto") << "training {\n  log_every: 0\n}\n";
+  expect_one_line_error({"train", "--run-dir", run.string()}, "line 2: training.log_every = 0 is out of range");
+  std::ofstream(run / "config.textproto") << "training {\n\n  bogus: 1\n}\n";
+  expect_one_line_error({"train", "--run-dir", run.string()}, "config.textproto': line 3 column ");
+  EXPECT_FALSE(fs::exists(run / "checkpoints" / "ckpt-00000000.xqz"));
+  EXPECT_FALSE(fs::exists(run / "latest"));
+  std::ifstream in(run / "config.textproto");
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(text.str(), "training {\n\n  bogus: 1\n}\n") << "a config that does not validate is not replaced";
+  fs::remove_all(run);
 }
 
 }  // namespace

@@ -1,9 +1,10 @@
 // Checkpoint files: round trip, metadata, extra sections, and clear failures for another
-// architecture, truncation, corruption and files of the wrong kind.
+// architecture, truncation, corruption (any flipped bit) and files of the wrong kind.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 
@@ -124,6 +125,58 @@ TEST_F(CheckpointTest, TruncatedCorruptAndForeignFilesFailClearly) {
   // A torch archive without our container is a file of the wrong kind too.
   torch::save(net, path("raw.pt"));
   EXPECT_NE(error_of([&] { load_network(path("raw.pt")); }).find("bad magic"), std::string::npos);
+}
+
+// Every part of the container is checked: a flipped bit in the header or the metadata (where
+// an unchecked step 123 once read as 59), a section or the end marker fails, naming the file.
+TEST_F(CheckpointTest, AnyFlippedBitFailsNamingTheFile) {
+  Network net = make_network(tiny(1), 3);
+  save_checkpoint(path("f.ckpt"), net, 123, "flip", {{"trainer", std::string("samples 7\n")}});
+  const std::string good = read(path("f.ckpt"));
+  ASSERT_EQ(read_checkpoint(path("f.ckpt")).step(), 123);
+  const size_t meta_end = 20 + size_t(uint8_t(good[12])) + (size_t(uint8_t(good[13])) << 8);
+  ASSERT_LT(meta_end, good.size());
+  // Every bit of the header and metadata, then one bit in each of about a thousand places
+  // spread over the sections, and the end marker.
+  std::vector<size_t> bits;
+  for (size_t b = 0; b < meta_end * 8; ++b) bits.push_back(b);
+  const size_t stride = std::max<size_t>(61, (good.size() - meta_end) / 1000);
+  for (size_t byte = meta_end; byte < good.size(); byte += stride) bits.push_back(byte * 8 + byte % 8);
+  for (size_t byte = good.size() - 8; byte < good.size(); ++byte) bits.push_back(byte * 8 + 7);
+  const std::string flipped = path("flipped.ckpt");
+  int failures = 0;
+  for (const size_t bit : bits) {
+    std::string bad = good;
+    bad[bit / 8] = char(bad[bit / 8] ^ (1 << (bit % 8)));
+    write(flipped, bad);
+    const std::string e = error_of([&] { read_checkpoint(flipped); });
+    if (e.find("checkpoint " + flipped + ": ") != 0 && ++failures <= 5)
+      ADD_FAILURE() << "bit " << bit << " (byte " << bit / 8 << "): " << e;
+  }
+  EXPECT_EQ(failures, 0) << "of " << bits.size() << " flipped bits";
+  // The header: what a flipped bit in the metadata reports.
+  std::string bad = good;
+  bad[meta_end - 1] = char(bad[meta_end - 1] ^ 0x10);
+  write(flipped, bad);
+  EXPECT_NE(error_of([&] { read_checkpoint(flipped); }).find("header or metadata is corrupt"), std::string::npos);
+}
+
+// Files written before the header crc32 (container version 1) still load.
+TEST_F(CheckpointTest, VersionOneFilesStillLoad) {
+  Network net = make_network(tiny(1), 4);
+  save_checkpoint(path("v2.ckpt"), net, 77, "old");
+  std::string v1 = read(path("v2.ckpt"));
+  ASSERT_EQ(v1[8], 2);
+  v1[8] = 1;
+  v1.erase(16, 4);  // version 1 has no header crc32
+  write(path("v1.ckpt"), v1);
+  xqzero::CheckpointMeta meta;
+  EXPECT_NO_THROW(load_network(path("v1.ckpt"), &meta));
+  EXPECT_EQ(meta.step(), 77);
+  v1[8] = 3;  // a version this build does not know
+  write(path("v3.ckpt"), v1);
+  EXPECT_NE(error_of([&] { read_checkpoint(path("v3.ckpt")); }).find("container version 3, this build reads versions 1 to 2"),
+            std::string::npos);
 }
 
 TEST_F(CheckpointTest, SavingReplacesAtomically) {

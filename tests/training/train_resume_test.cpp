@@ -1,20 +1,29 @@
-// `xqzero train` killed with SIGKILL at an arbitrary moment resumes from its last checkpoint
-// and the games on disk: nothing written is lost and nothing is counted twice.
+// `xqzero train` on its run directory, through the built binary: killed with SIGKILL at an
+// arbitrary moment it resumes from its last checkpoint and the games on disk (nothing written
+// is lost, nothing counted twice); a second trainer on the same directory is refused; a
+// missing `latest` or corrupt checkpoints resume from the newest checkpoint that loads, never
+// over the old run; a configuration that cannot run leaves the directory as it was; and the
+// command line's limits hold on resume.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <sstream>
 #include <thread>
 
 #include "nn/checkpoint.h"
 #include "selfplay/record_io.h"
 #include "selfplay/record_writer.h"
+#include "training/run_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -32,31 +41,78 @@ training { batch_size: 16 min_positions: 100 window_min: 100 checkpoint_every: 1
 )";
 
 std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
+  std::ifstream in(p, std::ios::binary);
   std::stringstream ss;
   ss << in.rdbuf();
   return ss.str();
 }
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+void write_text(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+
+// kConfig with `from` replaced by `to`.
+std::string config_with(const std::string& from, const std::string& to) {
+  std::string c = kConfig;
+  const size_t at = c.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? c : c.replace(at, from.size(), to);
+}
+
+// The 1-based line of `needle` in `text`.
+int line_of(const std::string& text, const std::string& needle) {
+  return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(text.find(needle)), '\n'));
+}
+
+int newlines(const std::string& s) { return int(std::count(s.begin(), s.end(), '\n')); }
+
+// Starts `args` (args[0] the binary) with stdout and stderr going to the files given.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& out, const fs::path& err) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid == 0) {
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    dup2(fd, 1);
-    dup2(fd, 2);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
+    const int o = ::open(out.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const int e = err == out ? o : ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(o, 1);
+    dup2(e, 2);
     execv(argv[0], argv.data());
     _exit(127);
   }
   return pid;
 }
 
+struct Finished {
+  bool exited = false;  // else killed by a signal
+  int code = -1;        // exit status, or the signal
+  std::string out, err;
+};
+
+// Waits for `pid`. A watchdog (not a timing assertion) kills a process that ignores its
+// limits after two minutes, so that such a bug fails the test instead of hanging the suite.
+Finished wait_for(pid_t pid, const fs::path& out, const fs::path& err) {
+  int status = 0;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      ADD_FAILURE() << "xqzero still running after two minutes; killed";
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  Finished f;
+  f.exited = WIFEXITED(status);
+  f.code = f.exited ? WEXITSTATUS(status) : WTERMSIG(status);
+  f.out = slurp(out);
+  f.err = slurp(err);
+  return f;
+}
+
 int64_t latest_step(const fs::path& run) {
-  const std::string name = slurp(run / "latest");
-  if (name.size() < 13) return -1;
-  return std::atoll(name.c_str() + 5);  // ckpt-<step>.xqz
+  std::string name = slurp(run / "latest");
+  while (!name.empty() && name.back() == '\n') name.pop_back();
+  return checkpoint_step(name);
 }
 
 // Steps of the "train" lines, in file order.
@@ -69,62 +125,229 @@ std::vector<int64_t> train_steps(const fs::path& metrics) {
   return steps;
 }
 
+// Every train step once, in order, ending at `last`.
+void expect_metrics_up_to(const fs::path& run, int64_t last) {
+  const std::vector<int64_t> steps = train_steps(run / "metrics.jsonl");
+  ASSERT_FALSE(steps.empty());
+  for (size_t i = 1; i < steps.size(); ++i) EXPECT_LT(steps[i - 1], steps[i]) << "step " << steps[i] << " twice";
+  EXPECT_EQ(steps.back(), last);
+}
+
 int count_games(const fs::path& games) {
   int n = 0;
   for (const auto& f : selfplay::list_record_files(games.string())) n += int(selfplay::read_record_file(f).size());
   return n;
 }
 
-TEST(TrainResume, SurvivesKillNine) {
-  const fs::path dir = fs::temp_directory_path() / ("xqzero_resume_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "config.textproto") << kConfig;
-  const fs::path run = dir / "run", log = dir / "log.txt";
-  const std::vector<std::string> base = {XQZERO_BINARY, "train", "--config", (dir / "config.textproto").string(),
-                                         "--run-dir", run.string()};
+// A hash of every checkpoint file's contents, by name.
+std::map<std::string, size_t> checkpoint_files(const fs::path& run) {
+  std::map<std::string, size_t> files;
+  for (const auto& e : fs::directory_iterator(run / "checkpoints"))
+    files[e.path().filename().string()] = std::hash<std::string>()(slurp(e.path()));
+  return files;
+}
 
+void flip_bit(const fs::path& p, size_t byte) {
+  std::string data = slurp(p);
+  ASSERT_LT(byte, data.size());
+  data[byte] = char(data[byte] ^ 0x04);
+  write_text(p, data);
+}
+
+class TrainRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("xqzero_train_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    config_ = dir_ / "config.textproto";
+    run_ = dir_ / "run";
+    write_text(config_, kConfig);
+  }
+  void TearDown() override {
+    if (!HasFailure()) fs::remove_all(dir_);
+  }
+  // xqzero train --run-dir RUN [--config CONFIG] EXTRA...
+  std::vector<std::string> args(const std::vector<std::string>& extra, bool with_config = true) const {
+    std::vector<std::string> a = {XQZERO_BINARY, "train", "--run-dir", run_.string()};
+    if (with_config) a.insert(a.end(), {"--config", config_.string()});
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  }
+  // Runs to the end; `name` names its output files.
+  Finished train(const std::vector<std::string>& extra, bool with_config, const std::string& name) {
+    const fs::path out = dir_ / (name + ".out"), err = dir_ / (name + ".err");
+    return wait_for(spawn(args(extra, with_config), out, err), out, err);
+  }
+  fs::path ckpt(int64_t step) const { return run_ / "checkpoints" / checkpoint_name(step); }
+
+  fs::path dir_, config_, run_;
+};
+
+TEST_F(TrainRun, SurvivesKillNineAndLocksOutASecondTrainer) {
+  const fs::path log = dir_ / "log.txt";
   // First run: killed once it has written a checkpoint beyond the initial one, while it is
   // still training and playing.
-  std::vector<std::string> first = base;
-  first.insert(first.end(), {"--max-steps", "100000"});
-  const pid_t pid = spawn(first, log);
+  const pid_t pid = spawn(args({"--max-steps", "100000"}), log, log);
   ASSERT_GT(pid, 0);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
-  while (latest_step(run) < 20 && std::chrono::steady_clock::now() < deadline)
+  while (latest_step(run_) < 20 && std::chrono::steady_clock::now() < deadline)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
+
+  // A second trainer on the same run directory is refused, naming the first, and touches
+  // nothing.
+  const std::string config_before = slurp(run_ / "config.textproto");
+  const Finished second = train({"--max-steps", "100000"}, true, "second");
+  EXPECT_TRUE(second.exited && second.code != 0) << second.code << ": " << second.err;
+  EXPECT_NE(second.err.find("is in use by pid " + std::to_string(pid) + " on host "), std::string::npos)
+      << second.err;
+  EXPECT_NE(second.err.find("lock file " + (run_ / "lock").string()), std::string::npos) << second.err;
+  EXPECT_EQ(newlines(second.err), 1) << second.err;
+  EXPECT_EQ(slurp(run_ / "config.textproto"), config_before);
+
   std::this_thread::sleep_for(std::chrono::milliseconds(150));  // somewhere between checkpoints
   ASSERT_EQ(kill(pid, SIGKILL), 0);
   int status = 0;
   waitpid(pid, &status, 0);
   ASSERT_TRUE(WIFSIGNALED(status)) << slurp(log);
-  const int64_t killed_at = latest_step(run);
+  const int64_t killed_at = latest_step(run_);
   ASSERT_GE(killed_at, 20) << slurp(log);
 
   // What it left is readable: the latest checkpoint and every record file.
-  const xqzero::CheckpointMeta meta = nn::read_checkpoint((run / "checkpoints" / slurp(run / "latest").substr(0, 17)).string());
+  const xqzero::CheckpointMeta meta = nn::read_checkpoint(ckpt(killed_at).string());
   EXPECT_EQ(meta.step(), killed_at);
-  const int games_before = count_games(run / "games");
+  const int games_before = count_games(run_ / "games");
   EXPECT_GT(games_before, 0);
 
-  // Second run: resumes and trains ten more steps.
-  std::vector<std::string> second = base;
-  second.insert(second.end(), {"--max-steps", std::to_string(killed_at + 10)});
-  const pid_t pid2 = spawn(second, log);
-  waitpid(pid2, &status, 0);
-  ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << slurp(log);
-  const std::string output = slurp(log);
-  EXPECT_NE(output.find("resuming " + run.string() + " from ckpt-"), std::string::npos) << output;
-  EXPECT_NE(output.find("(step " + std::to_string(killed_at) + ")"), std::string::npos) << output;
-  EXPECT_EQ(latest_step(run), killed_at + 10);
-  EXPECT_GE(count_games(run / "games"), games_before) << "games written before the kill are kept";
+  // Second run: the kernel dropped the killed trainer's lock; it resumes and trains ten
+  // more steps.
+  const pid_t pid2 = spawn(args({"--max-steps", std::to_string(killed_at + 10)}), log, log);
+  const Finished resumed = wait_for(pid2, log, log);
+  ASSERT_TRUE(resumed.exited && resumed.code == 0) << resumed.out;
+  EXPECT_NE(resumed.out.find("resuming " + run_.string() + " from ckpt-"), std::string::npos) << resumed.out;
+  EXPECT_NE(resumed.out.find("(step " + std::to_string(killed_at) + ")"), std::string::npos) << resumed.out;
+  EXPECT_EQ(latest_step(run_), killed_at + 10);
+  EXPECT_GE(count_games(run_ / "games"), games_before) << "games written before the kill are kept";
+  expect_metrics_up_to(run_, killed_at + 10);
+}
 
-  // Metrics: every train step once, in order, up to the end.
-  const std::vector<int64_t> steps = train_steps(run / "metrics.jsonl");
-  ASSERT_FALSE(steps.empty());
-  for (size_t i = 1; i < steps.size(); ++i) EXPECT_LT(steps[i - 1], steps[i]) << "step " << steps[i] << " twice";
-  EXPECT_EQ(steps.back(), killed_at + 10);
-  fs::remove_all(dir);
+TEST_F(TrainRun, MissingLatestResumesFromTheNewestCheckpointThatLoads) {
+  const Finished base = train({"--max-steps", "20"}, true, "base");
+  ASSERT_TRUE(base.exited && base.code == 0) << base.out << base.err;
+  ASSERT_EQ(latest_step(run_), 20);
+  const std::string first = slurp(ckpt(0));
+
+  // `latest` deleted by hand: the newest checkpoint, said on the console.
+  fs::remove(run_ / "latest");
+  const Finished a = train({"--max-steps", "30"}, false, "a");
+  ASSERT_TRUE(a.exited && a.code == 0) << a.out << a.err;
+  EXPECT_NE(a.out.find(run_.string() + " has no 'latest'; resuming from the newest checkpoint that loads"),
+            std::string::npos)
+      << a.out;
+  EXPECT_NE(a.out.find("resuming " + run_.string() + " from ckpt-00000020.xqz (step 20)"), std::string::npos) << a.out;
+  EXPECT_EQ(latest_step(run_), 30);
+  EXPECT_TRUE(slurp(ckpt(0)) == first) << "the first checkpoint was overwritten";
+  expect_metrics_up_to(run_, 30);
+
+  // And the newest checkpoint corrupt (a flipped bit in its metadata): the one before.
+  fs::remove(run_ / "latest");
+  flip_bit(ckpt(30), 24);
+  const Finished b = train({"--max-steps", "40"}, false, "b");
+  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
+  EXPECT_NE(b.out.find("from ckpt-00000020.xqz (step 20)"), std::string::npos) << b.out;
+  EXPECT_NE(b.err.find("skipped checkpoint " + ckpt(30).string() + ": header or metadata is corrupt"),
+            std::string::npos)
+      << b.err;
+  EXPECT_EQ(latest_step(run_), 40);
+  EXPECT_TRUE(slurp(ckpt(0)) == first) << "the first checkpoint was overwritten";
+  expect_metrics_up_to(run_, 40);
+
+  // None loads: an error, and nothing of the old run is overwritten.
+  fs::remove(run_ / "latest");
+  for (int64_t step = 0; step <= 40; step += 10) flip_bit(ckpt(step), 30);
+  const auto checkpoints = checkpoint_files(run_);
+  const std::string metrics = slurp(run_ / "metrics.jsonl");
+  const Finished c = train({"--max-steps", "50"}, false, "c");
+  EXPECT_TRUE(c.exited && c.code == 1) << c.code << ": " << c.out << c.err;
+  EXPECT_NE(c.err.find("cannot resume: none of the 5 checkpoints in " + (run_ / "checkpoints").string() + " loads"),
+            std::string::npos)
+      << c.err;
+  EXPECT_EQ(newlines(c.err), 1) << c.err;
+  EXPECT_EQ(checkpoint_files(run_), checkpoints);
+  EXPECT_EQ(slurp(run_ / "metrics.jsonl"), metrics);
+  EXPECT_FALSE(fs::exists(run_ / "latest"));
+}
+
+// --max-steps (like --max-seconds and --device) holds for a resumed run, with or without
+// --config, and is not written into the run's config.textproto.
+TEST_F(TrainRun, ResumeHonoursTheCommandLine) {
+  const Finished base = train({"--max-steps", "10"}, true, "base");
+  ASSERT_TRUE(base.exited && base.code == 0) << base.out << base.err;
+  ASSERT_EQ(latest_step(run_), 10);
+  EXPECT_EQ(slurp(run_ / "config.textproto").find("max_steps"), std::string::npos);
+
+  const Finished a = train({"--max-steps", "20"}, false, "a");
+  ASSERT_TRUE(a.exited && a.code == 0) << a.out << a.err;
+  EXPECT_NE(a.out.find("stopped at step 20"), std::string::npos) << a.out;
+  EXPECT_EQ(latest_step(run_), 20);
+
+  const Finished b = train({"--max-steps", "30"}, true, "b");
+  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
+  EXPECT_EQ(latest_step(run_), 30);
+  EXPECT_EQ(b.err.find("differs"), std::string::npos) << "the same config with a limit is the same config: " << b.err;
+  expect_metrics_up_to(run_, 30);
+}
+
+// A configuration that cannot run (another architecture, a NaN learning rate, a stored
+// config.textproto that does not validate or parse) is a one-line error naming what is wrong,
+// and leaves the run directory as it was.
+TEST_F(TrainRun, BadConfigsLeaveTheRunDirectoryIntact) {
+  const Finished base = train({"--max-steps", "10"}, true, "base");
+  ASSERT_TRUE(base.exited && base.code == 0) << base.out << base.err;
+  const fs::path stored = run_ / "config.textproto";
+  const std::string stored_text = slurp(stored), latest = slurp(run_ / "latest"),
+                    metrics = slurp(run_ / "metrics.jsonl");
+  const auto checkpoints = checkpoint_files(run_);
+  auto expect_intact = [&](const std::string& what) {
+    EXPECT_EQ(slurp(stored), stored_text) << what;
+    EXPECT_EQ(slurp(run_ / "latest"), latest) << what;
+    EXPECT_EQ(slurp(run_ / "metrics.jsonl"), metrics) << what;
+    EXPECT_EQ(checkpoint_files(run_), checkpoints) << what;
+  };
+  auto expect_error = [&](const Finished& f, const std::string& needle) {
+    EXPECT_TRUE(f.exited && f.code == 1) << (f.exited ? "exit " : "signal ") << f.code << ": " << f.err;
+    EXPECT_NE(f.err.find(needle), std::string::npos) << f.err;
+    EXPECT_EQ(newlines(f.err), 1) << f.err;
+  };
+
+  write_text(dir_ / "wide.textproto", config_with("blocks: 1", "blocks: 2"));
+  expect_error(train({"--config", (dir_ / "wide.textproto").string(), "--max-steps", "20"}, false, "wide"),
+               "architecture differs (checkpoint vs network): blocks: 1 vs 2");
+  expect_intact("another architecture");
+
+  const std::string nan = config_with("batch_size: 16", "batch_size: 16 learning_rate: nan");
+  write_text(dir_ / "nan.textproto", nan);
+  expect_error(train({"--config", (dir_ / "nan.textproto").string(), "--max-steps", "20"}, false, "nan"),
+               "line " + std::to_string(line_of(nan, "learning_rate")) + ": training.learning_rate = nan");
+  expect_intact("a NaN learning rate");
+
+  // The run's own config.textproto goes through the same checks as any other.
+  for (const char* field : {"log_every: 5", "checkpoint_every: 10"}) {
+    const std::string name = std::string(field).substr(0, std::string(field).find(':'));
+    const std::string zero = config_with(field, name + ": 0");
+    write_text(stored, zero);
+    expect_error(train({"--max-steps", "20"}, false, name),
+                 "config '" + stored.string() + "': line " + std::to_string(line_of(zero, name)) + ": training." +
+                     name + " = 0 is out of range");
+  }
+  const std::string unknown = config_with("log_every: 5", "log_every: 5 bogus: 1");
+  write_text(stored, unknown);
+  const Finished syntax = train({"--max-steps", "20"}, false, "syntax");
+  expect_error(syntax, "config '" + stored.string() + "': line " + std::to_string(line_of(unknown, "bogus")) + " column ");
+  EXPECT_EQ(syntax.err.find("libprotobuf"), std::string::npos) << syntax.err;
+  write_text(stored, stored_text);
+  expect_intact("a stored config that does not validate");
 }
 
 }  // namespace
