@@ -239,14 +239,12 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   };
   RecordScanner scanner(games_dir.string());
   int64_t games_on_disk = 0;
-  for (const auto& g : scanner.read_new([&](const std::string& w) { err << "train: warning: " << w << "\n"; })) {
-    try {
-      add_game(g, positions_of(g));
-      ++games_on_disk;
-    } catch (const std::exception& e) {
-      err << "train: warning: skipping a game in " << games_dir.string() << ": " << e.what() << "\n";
-    }
-  }
+  // Unusable games are skipped with one warning per file (the scanner replays each game once).
+  scanner.scan_new([&](const std::string& w) { err << "train: warning: " << w << "\n"; },
+                   [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
+                     add_game(g, positions);
+                     ++games_on_disk;
+                   });
   if (games_on_disk > 0)
     out << "train: " << games_on_disk << " games and " << window.total_added() << " target positions on disk\n";
 
