@@ -11,6 +11,7 @@
 #include "nn/policy_labels.h"
 #include "nn/torch_evaluator.h"
 #include "nn_test_util.h"
+#include "perturbed_net.h"
 
 namespace xq::nn {
 namespace {
@@ -27,15 +28,7 @@ xqzero::NetworkConfig tiny(bool se = false, bool gp = false, int history = 0) {
 }
 
 // BatchNorm statistics away from their defaults, so tests exercise real eval-mode arithmetic.
-Network tiny_net(const xqzero::NetworkConfig& c, uint64_t seed) {
-  Network net = make_network(c, seed);
-  torch::NoGradGuard g;
-  for (auto& b : net->named_buffers()) {
-    if (b.key().find("running_mean") != std::string::npos) b.value().uniform_(-0.2, 0.2);
-    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
-  }
-  return net;
-}
+Network tiny_net(const xqzero::NetworkConfig& c, uint64_t seed) { return ::xq::test::perturbed_net(c, seed, false); }
 
 struct Inputs {
   std::vector<EvalInput> inputs;

@@ -11,6 +11,7 @@
 #include "nn/planes.h"
 #include "nn/torch_evaluator.h"
 #include "nn_test_util.h"
+#include "perturbed_net.h"
 #include "tiny_net.h"
 
 namespace xq::nn {
@@ -27,17 +28,7 @@ xqzero::NetworkConfig arch(bool se = false, bool gp = false, int history = 0) {
 
 // BatchNorm statistics and affine parameters away from their defaults, so folding has work.
 Network perturbed_net(const xqzero::NetworkConfig& c, uint64_t seed) {
-  Network net = make_network(c, seed);
-  torch::NoGradGuard g;
-  for (auto& b : net->named_buffers()) {
-    if (b.key().find("running_mean") != std::string::npos) b.value().uniform_(-0.2, 0.2);
-    if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
-  }
-  for (auto& p : net->named_parameters()) {
-    if (p.key().find("bn") == std::string::npos) continue;
-    if (p.key().find(".weight") != std::string::npos) p.value().uniform_(0.5, 1.5);
-    if (p.key().find(".bias") != std::string::npos) p.value().uniform_(-0.2, 0.2);
-  }
+  Network net = ::xq::test::perturbed_net(c, seed, true);
   net->eval();
   return net;
 }
