@@ -13,6 +13,7 @@
 #include <sstream>
 #include <thread>
 
+#include "core/input_file.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
 #include "selfplay/record_writer.h"
@@ -37,6 +38,10 @@ std::string read_file(const fs::path& path) {
   ss << in.rdbuf();
   return ss.str();
 }
+
+// The run's small files, bounded: a config is a few KB, `latest` one line.
+constexpr size_t kMaxConfigBytes = size_t(16) << 20;
+constexpr size_t kMaxLatestBytes = 4096;
 
 std::string trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
@@ -175,10 +180,11 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   if (fs::exists(config_path)) {
     const std::string source = "config '" + config_path.string() + "'";
     if (!options.config_given) {
-      file_config = parse_config(read_file(config_path), source);
+      file_config = parse_config(xq::read_file(config_path.string(), kMaxConfigBytes, "config"), source);
     } else {
       try {
-        if (parse_config(read_file(config_path), source).SerializeAsString() != file_config.SerializeAsString())
+        if (parse_config(xq::read_file(config_path.string(), kMaxConfigBytes, "config"), source).SerializeAsString() !=
+            file_config.SerializeAsString())
           replacing = "the given config differs from " + config_path.string() + "; using the given one";
       } catch (const ConfigError& e) {
         replacing = std::string(e.what()) + "; the given config replaces it";
@@ -199,7 +205,8 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   std::mt19937_64 rng_heldout(uint64_t(tc.seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const fs::path latest_path = run / "latest";
   const bool has_latest = fs::exists(latest_path);
-  const std::string latest_named = has_latest ? trim(read_file(latest_path)) : "";
+  const std::string latest_named =
+      has_latest ? trim(xq::read_file(latest_path.string(), kMaxLatestBytes, "run file 'latest'")) : "";
   if (has_latest && checkpoint_step(latest_named) < 0)
     err << "train: warning: " << latest_path.string() << " names '" << latest_named << "', not a checkpoint\n";
   else if (!has_latest && !checkpoints_newest_first(ckpt_dir.string()).empty())

@@ -52,6 +52,8 @@ bool parse_int(const std::string& text, int64_t& out, bool* saturated = nullptr)
   return true;
 }
 
+// The longest input line taken as a command (a position with a thousand moves is ~6 KB).
+constexpr size_t kMaxLineBytes = size_t(1) << 20;
 // Input echoed in an info string is cut to this many characters (then "...").
 constexpr size_t kEchoChars = 80;
 
@@ -332,6 +334,28 @@ UciEngine::Option* UciEngine::find_option(const std::string& name) {
 
 void UciEngine::wait_idle() { search_->wait(); }
 
+namespace {
+
+// One input line, at most kMaxLineBytes of it kept: a longer line is read to its end (so the
+// next command starts on a line of its own) and flagged, and memory stays bounded whatever
+// arrives. False at the end of input with nothing read.
+bool read_line(std::istream& in, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  bool any = false;
+  for (char c; in.get(c);) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < kMaxLineBytes)
+      line.push_back(c);
+    else
+      too_long = true;
+  }
+  return any;
+}
+
+}  // namespace
+
 int UciEngine::loop(std::istream& in) {
   // std::cin is tied to std::cout: every read would flush the output from this thread while
   // the search thread writes to it. All output is flushed under the output lock instead.
@@ -342,8 +366,14 @@ int UciEngine::loop(std::istream& in) {
     ~Retie() { in.tie(tied); }
   } retie{in, tied};
   std::string line;
-  while (std::getline(in, line))
+  bool too_long = false;
+  while (read_line(in, line, too_long)) {
+    if (too_long) {
+      emit("info string line of more than " + std::to_string(kMaxLineBytes) + " bytes ignored: '" + clip(line) + "'");
+      continue;
+    }
     if (!command(line)) return 0;
+  }
   // End of input: a finite search may finish; an infinite one is stopped.
   if (search_->waits_for_stop()) search_->stop();
   search_->wait();

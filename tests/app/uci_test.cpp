@@ -437,6 +437,16 @@ TEST(Uci, GoPerftAnswersIsreadyAndStop) {
   EXPECT_EQ(lines.back(), "Nodes searched: 44");
 }
 
+// An input line longer than the loop keeps (1 MiB) is read to its end and refused with one
+// info string; the next line is a command again.
+TEST(Uci, OverlongInputLineIsRefusedAndTheLoopGoesOn) {
+  const std::string overlong = "position fen " + std::string((size_t(1) << 20) + 10, 'x');
+  const auto lines = session(overlong + "\nisready\n");
+  ASSERT_EQ(with_prefix(lines, "info string line of more than 1048576 bytes ignored: 'position fen xxx").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
+  for (const auto& l : lines) EXPECT_LT(l.size(), 500u);
+}
+
 TEST(Uci, QuitStopsAPerft) {
   const auto lines = session("position startpos\ngo perft 10\nquit\n");
   EXPECT_TRUE(with_prefix(lines, "Nodes searched").empty());
