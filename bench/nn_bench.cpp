@@ -116,6 +116,7 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
   form.fold_batchnorm = o.fold_batchnorm;
   form.channels_last = o.channels_last;
   auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads, form);
+  if (o.threads > 0) at::set_num_threads(o.threads);  // the raw forward loop runs on this thread
   const int pool = std::max(o.max_batch, 64);
   const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
   std::vector<EvalRequest> requests;

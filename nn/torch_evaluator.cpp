@@ -51,7 +51,8 @@ TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std
   device_ = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   dtype_ = parse_precision(precision, spec.cuda);
   if (threads_ < 0) throw std::invalid_argument("threads must be >= 0");
-  if (threads_ > 0) at::set_num_threads(threads_);
+  // The thread count is set where forward passes run (run(), per calling thread): setting it
+  // here would change the constructing thread's count, the trainer's in `xqzero train`.
   const bool cpu_bfloat16 = !spec.cuda && dtype_ == torch::kBFloat16;
   channels_last_ = form.channels_last.value_or(cpu_bfloat16);
   net_->to(device_);

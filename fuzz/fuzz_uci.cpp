@@ -1,0 +1,82 @@
+// libFuzzer target for the UCI command loop (app/uci/uci_engine.h): the input is a session,
+// one command a line, played through UciEngine::loop with the uniform evaluator (no
+// WeightsFile), exactly as `xqzero uci` reads standard input.
+//
+// Checks, beyond "no crash, no hang, no sanitizer report":
+//   - every `go` that starts a search ends in exactly one `bestmove` by the end of the
+//     session (the loop stops an infinite search at the end of input);
+//   - the loop returns 0 however the session ends.
+// So that each input runs in milliseconds, every unsigned number of more than a digit in the
+// session is replaced by 3 (node counts, depths, times, option values, perft depths): the
+// parsers still see every token shape, including negative and non-numeric values, but no
+// search or perft runs long.
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+#include <string>
+
+#include "app/uci/uci_engine.h"
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  std::fprintf(stderr, "fuzz_uci: %s\n", what.c_str());
+  std::abort();
+}
+
+bool is_unsigned_number(const std::string& t) {
+  if (t.empty()) return false;
+  for (char c : t)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
+
+// The session with every unsigned number above 3 written as 3 (see above).
+std::string bounded(const std::string& text) {
+  std::string out, token;
+  auto flush = [&] {
+    out += is_unsigned_number(token) && (token.size() > 1 || token[0] > '3') ? "3" : token;
+    token.clear();
+  };
+  for (char c : text) {
+    if (std::isspace(static_cast<unsigned char>(c))) {  // as the engine splits words
+      flush();
+      out += c;
+    } else {
+      token += c;
+    }
+  }
+  flush();
+  return out;
+}
+
+// Lines whose first word (white space separated, as the engine splits them) is `word`.
+size_t count_commands(const std::string& text, const std::string& word) {
+  size_t n = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    std::istringstream words(line);
+    std::string first;
+    n += (words >> first) && first == word;
+  }
+  return n;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size > 4096) return 0;  // sessions longer than this add nothing but time
+  const std::string session = bounded(std::string(reinterpret_cast<const char*>(data), size));
+  std::istringstream in(session);
+  std::ostringstream out;
+  {
+    xq::app::uci::UciEngine engine(out);
+    if (engine.loop(in) != 0) fail("loop returned non-zero");
+  }
+  // One bestmove per search at most: never two answers to one go.
+  const std::string reply = out.str();
+  if (count_commands(reply, "bestmove") > count_commands(session, "go")) fail("more bestmoves than go commands");
+  return 0;
+}
