@@ -615,15 +615,4 @@ PlayerMove UciEnginePlayer::choose(const Game& game, const MoveLimits& limits) {
   }
 }
 
-std::unique_ptr<Player> make_basic_player(const std::string& spec, uint64_t seed) {
-  if (spec == "random") return std::make_unique<RandomPlayer>(seed);
-  if (spec == "greedy") return std::make_unique<GreedyPlayer>(seed);
-  if (spec.rfind("uci:", 0) == 0 && spec.size() > 4) {
-    UciEngineOptions o;
-    o.command = spec.substr(4);
-    return std::make_unique<UciEnginePlayer>(o);
-  }
-  return nullptr;
-}
-
 }  // namespace xq::selfplay

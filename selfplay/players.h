@@ -198,8 +198,4 @@ class UciEnginePlayer final : public Player {
 // The `go` command for `limits` ("go depth 1" when none is set).
 std::string uci_go_command(const MoveLimits& limits);
 
-// random, greedy or uci:COMMAND (with default UciEngineOptions apart from the command);
-// nullptr for anything else (checkpoints and `uniform` need an evaluator, see app/).
-std::unique_ptr<Player> make_basic_player(const std::string& spec, uint64_t seed = 1);
-
 }  // namespace xq::selfplay

@@ -29,7 +29,6 @@ class RecordScanner {
   // scan_new: positions_of is what decides whether a game is usable, so calling it again
   // on these games repeats that work.)
   std::vector<xqzero::GameRecord> read_new(const Warn& warn);
-  size_t files_read() const { return seen_.size(); }
 
  private:
   std::string dir_;

@@ -36,6 +36,7 @@ struct TrainingPosition {
   uint16_t labels[kMaxPolicyEntries];
   uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };
+static_assert(sizeof(TrainingPosition) == 612, "training/replay_window.h states the size of a position");
 
 // Plies ahead at which the material target is taken (the game's end when it is nearer).
 constexpr int kMaterialHorizon = 12;
