@@ -10,6 +10,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/input_file.h"
+#include "core/output_file.h"
 #include "nn/net_config.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
@@ -52,18 +54,6 @@ uint32_t crc(const std::string& data) { return crc(data.data(), data.size()); }
   throw CheckpointError("checkpoint " + path + ": " + what);
 }
 
-void write_all(int fd, const std::string& data, const std::string& path) {
-  size_t off = 0;
-  while (off < data.size()) {
-    const ssize_t w = ::write(fd, data.data() + off, data.size() - off);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      fail(path, std::string("write failed: ") + std::strerror(errno));
-    }
-    off += size_t(w);
-  }
-}
-
 }  // namespace
 
 void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note,
@@ -102,32 +92,13 @@ void save_checkpoint(const std::string& path, Network& net, int64_t step, const 
   put_u32(head, crc(meta_bytes.data(), meta_bytes.size(), crc(head)));
   head += meta_bytes;
 
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(path, "cannot create " + tmp + ": " + std::strerror(errno));
+  std::vector<std::string_view> parts{head};
+  for (const auto& s : sections) parts.emplace_back(*s.second);
+  parts.emplace_back(kEnd, sizeof kEnd);
   try {
-    write_all(fd, head, path);
-    for (const auto& s : sections) write_all(fd, *s.second, path);
-    write_all(fd, std::string(kEnd, sizeof kEnd), path);
-    if (::fsync(fd) != 0) fail(path, std::string("fsync failed: ") + std::strerror(errno));
-  } catch (...) {
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw;
-  }
-  if (::close(fd) != 0) fail(path, std::string("close failed: ") + std::strerror(errno));
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    fail(path, "rename from " + tmp + " failed: " + why);
-  }
-  // Make the rename itself durable.
-  const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+    replace_file(path, parts, "checkpoint");
+  } catch (const FileError& e) {
+    throw CheckpointError(e.what());
   }
 }
 

@@ -14,6 +14,7 @@
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 
 #include "core/input_file.h"
+#include "core/output_file.h"
 
 namespace xq::selfplay {
 
@@ -200,22 +201,11 @@ void write_record_file(const std::string& path, const std::vector<xqzero::GameRe
     }
   }
   const std::string data = gzip(raw, path);
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (fd < 0) fail(tmp, std::strerror(errno));
-  size_t done = 0;
-  while (done < data.size()) {
-    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      fail(tmp, why);
-    }
-    done += size_t(n);
+  try {
+    replace_file(path, {data}, "record file");
+  } catch (const FileError& e) {
+    throw RecordFileError(e.what());
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) fail(tmp, std::strerror(errno));
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) fail(path, std::string("rename failed: ") + std::strerror(errno));
 }
 
 GameSettings record_settings(const xqzero::GameRecord& record) {

@@ -1,5 +1,8 @@
 #include "training/run_dir.h"
 
+#include "core/input_file.h"
+#include "core/output_file.h"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -104,39 +107,10 @@ std::vector<std::string> checkpoints_newest_first(const std::string& dir) {
 }
 
 void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw RunDirError("cannot create " + tmp + ": " + errno_text());
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string why = errno_text();
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw RunDirError("cannot write " + tmp + ": " + why);
-    }
-    done += size_t(n);
-  }
-  if (::fsync(fd) != 0) {
-    const std::string why = errno_text();
-    ::close(fd);
-    ::unlink(tmp.c_str());
-    throw RunDirError("cannot fsync " + tmp + ": " + why);
-  }
-  if (::close(fd) != 0) throw RunDirError("cannot close " + tmp + ": " + errno_text());
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string why = errno_text();
-    ::unlink(tmp.c_str());
-    throw RunDirError("cannot rename " + tmp + " to " + path + ": " + why);
-  }
-  // Make the rename itself durable.
-  const fs::path parent = fs::path(path).parent_path();
-  const int dfd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
+  try {
+    replace_file(path, {text}, "run file");
+  } catch (const FileError& e) {
+    throw RunDirError(e.what());
   }
 }
 

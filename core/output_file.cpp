@@ -1,0 +1,65 @@
+#include "core/output_file.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "core/input_file.h"
+
+namespace xq {
+
+namespace {
+
+std::string errno_text() { return std::strerror(errno); }
+
+void write_all(int fd, std::string_view data, const std::string& tmp, const std::string& what) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw FileError(file_message(what, tmp, "cannot write: " + errno_text()));
+    data.remove_prefix(size_t(n));
+  }
+}
+
+// fsync of the directory holding `path`, so that a rename into it is durable (best effort).
+void sync_directory_of(const std::string& path) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+  const int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+}  // namespace
+
+void replace_file(const std::string& path, const std::vector<std::string_view>& parts, const std::string& what) {
+  const std::string tmp = path + ".tmp";
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw FileError(file_message(what, tmp, "cannot create: " + errno_text()));
+  try {
+    for (std::string_view part : parts) write_all(fd, part, tmp, what);
+    if (::fsync(fd) != 0) throw FileError(file_message(what, tmp, "cannot fsync: " + errno_text()));
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const std::string why = errno_text();
+    ::unlink(tmp.c_str());
+    throw FileError(file_message(what, tmp, "cannot close: " + why));
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const std::string why = errno_text();
+    ::unlink(tmp.c_str());
+    throw FileError(file_message(what, path, "cannot rename " + tmp + " over it: " + why));
+  }
+  sync_directory_of(path);
+}
+
+}  // namespace xq
