@@ -15,7 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "core/input_file.h"
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/checkpoint.h"
@@ -210,7 +209,6 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
 bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
   nn::Network reference_net{nullptr};
   if (!o.weights.empty()) {
-    expect_regular_file(o.weights, "checkpoint");
     reference_net = nn::load_network(o.weights);
   } else {
     nn::validate(o.network);

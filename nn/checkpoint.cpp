@@ -103,6 +103,11 @@ void save_checkpoint(const std::string& path, Network& net, int64_t step, const 
 }
 
 xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSections* sections) {
+  try {
+    expect_regular_file(path, "checkpoint");  // a directory or a device gives a clear error
+  } catch (const FileError& e) {
+    throw CheckpointError(e.what());
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot open: ") + std::strerror(errno));
   std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

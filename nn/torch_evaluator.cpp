@@ -4,7 +4,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include "core/input_file.h"
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/folded_network.h"
@@ -190,7 +189,6 @@ void TorchEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult>
 std::shared_ptr<Evaluator> make_torch_backend(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc) {
   Network net{nullptr};
   if (!ec.weights().empty()) {
-    expect_regular_file(ec.weights(), "checkpoint");
     net = Network(nc);
     load_checkpoint(ec.weights(), net);
   } else {

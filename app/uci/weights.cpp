@@ -2,7 +2,6 @@
 
 #include <cctype>
 
-#include "core/input_file.h"
 #include "nn/checkpoint.h"
 #include "nn/evaluator_factory.h"
 
@@ -21,7 +20,6 @@ std::shared_ptr<nn::Evaluator> make_weights_evaluator(const std::string& weights
     base.set_cache_entries(0);  // answering uniformly is cheaper than a cache lookup
     return nn::make_evaluator(base);
   }
-  expect_regular_file(weights, "checkpoint");
   const xqzero::CheckpointMeta meta = nn::read_checkpoint(weights);
   base.set_name("torch");
   base.set_weights(weights);
