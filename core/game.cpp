@@ -18,6 +18,7 @@ constexpr const char* kTerminationNames[] = {
     "natural limit",   "dead draw",     "length cap", "resignation",    "adjudication",
 };
 constexpr int kTerminationCount = int(sizeof(kTerminationNames) / sizeof(kTerminationNames[0]));
+static_assert(kTerminationCount == TERMINATION_NB, "a name for every Termination");
 constexpr int kReservedPlies = 512;
 
 }  // namespace

@@ -37,6 +37,8 @@ enum class Termination : uint8_t {
   ADJUDICATION,
 };
 
+constexpr int TERMINATION_NB = int(Termination::ADJUDICATION) + 1;
+
 const char* to_string(Result r);       // "1-0", "0-1", "1/2-1/2", "*"
 const char* to_string(Termination t);  // "checkmate", "perpetual check", ..., "ongoing"
 // Parses the names above (for records and command lines); false when unknown.

@@ -58,7 +58,7 @@ struct SelfplayStats {
   // KL(target || prior) in millionths of a nat, and their count.
   std::atomic<uint64_t> search_kl_micro{0}, searches_full{0};
   // Finished games by how they ended (index: core/game.h Termination).
-  std::atomic<uint64_t> terminations[int(Termination::ADJUDICATION) + 1] = {};
+  std::atomic<uint64_t> terminations[TERMINATION_NB] = {};
 };
 
 // Receives each finished game; called from worker threads (serialised by the runner).

@@ -95,14 +95,13 @@ bool held_out(const xqzero::GameRecord& g, double fraction) {
   return double(h >> 11) * 0x1.0p-53 < fraction;
 }
 
-constexpr int kTerminations = int(Termination::ADJUDICATION) + 1;
 constexpr int64_t kHeldOutPositions = 4096;  // newest held-out positions kept
 constexpr int kHeldOutBatch = 512;             // measured per metrics line
 
 // {"checkmate":N,...} from counts indexed by Termination, zero counts left out.
 std::string termination_json(const int64_t* counts) {
   std::string j = "{";
-  for (int t = 0; t < kTerminations; ++t) {
+  for (int t = 0; t < TERMINATION_NB; ++t) {
     if (counts[t] == 0) continue;
     if (j.size() > 1) j += ",";
     j += "\"" + std::string(to_string(Termination(t))) + "\":" + std::to_string(counts[t]);
@@ -236,13 +235,14 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   // The replay window, rebuilt from the games on disk.
   ReplayWindow window(tc.window_min(), tc.window_max(), tc.window_fraction());
   ReplayWindow heldout(kHeldOutPositions, kHeldOutPositions, 1.0);
-  int64_t games_by_end[kTerminations] = {}, targets_by_end[kTerminations] = {};  // under sink_mutex
+  int64_t games_by_end[TERMINATION_NB] = {}, targets_by_end[TERMINATION_NB] = {};  // under sink_mutex
   // Routes one finished game's targets to the window or the held-out slice, and counts it.
   auto add_game = [&](const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions) {
     (held_out(g, tc.heldout_fraction()) ? heldout : window).add(positions);
-    const int end = int(termination_of(g.termination()));
-    ++games_by_end[end];
-    targets_by_end[end] += int64_t(positions.size());
+    Termination end = Termination::ONGOING;  // unknown names count as "ongoing"
+    parse_termination(g.termination(), end);
+    ++games_by_end[int(end)];
+    targets_by_end[int(end)] += int64_t(positions.size());
   };
   RecordScanner scanner(games_dir.string());
   int64_t games_on_disk = 0;

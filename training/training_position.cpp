@@ -50,17 +50,13 @@ int material_half_pawns(const Position& pos, Color side) {
   return sum;
 }
 
-Termination termination_of(const std::string& name) {
-  for (int t = 0; t <= int(Termination::ADJUDICATION); ++t)
-    if (name == to_string(Termination(t))) return Termination(t);
-  return Termination::ONGOING;
-}
-
 std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   Result result;
   if (!parse_result(record.result(), result) || result == Result::ONGOING)
     throw std::runtime_error("game has no final result ('" + clipped(record.result()) + "')");
-  const uint8_t termination = uint8_t(termination_of(record.termination()));
+  Termination ended = Termination::ONGOING;  // unknown names count as "ongoing"
+  parse_termination(record.termination(), ended);
+  const uint8_t termination = uint8_t(ended);
   Game game(record.start_fen(), selfplay::record_settings(record));
   std::vector<TrainingPosition> out;
   std::vector<size_t> target_index;     // per target in `out`: its index in red_material

@@ -48,7 +48,4 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record);
 // The left-right mirror image of a sample (board and policy labels).
 TrainingPosition mirrored(const TrainingPosition& p);
 
-// The Termination named by a record's termination string (ONGOING when unknown).
-Termination termination_of(const std::string& name);
-
 }  // namespace xq::training
