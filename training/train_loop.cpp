@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <thread>
@@ -176,14 +177,15 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   const fs::path config_path = run / "config.textproto";
   xqzero::Config file_config = options.config;
   std::string replacing;  // a warning, given once the run has started with the given config
+  std::optional<std::string> stored_text;  // config.textproto as found, read once
   if (fs::exists(config_path)) {
     const std::string source = "config '" + config_path.string() + "'";
+    stored_text = xq::read_file(config_path.string(), kMaxConfigBytes, "config");
     if (!options.config_given) {
-      file_config = parse_config(xq::read_file(config_path.string(), kMaxConfigBytes, "config"), source);
+      file_config = parse_config(*stored_text, source);
     } else {
       try {
-        if (parse_config(xq::read_file(config_path.string(), kMaxConfigBytes, "config"), source).SerializeAsString() !=
-            file_config.SerializeAsString())
+        if (parse_config(*stored_text, source).SerializeAsString() != file_config.SerializeAsString())
           replacing = "the given config differs from " + config_path.string() + "; using the given one";
       } catch (const ConfigError& e) {
         replacing = std::string(e.what()) + "; the given config replaces it";
@@ -268,8 +270,7 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   // The run has started (checkpoint and evaluator loaded): only now may the configuration
   // replace the stored one.
   if (!replacing.empty()) err << "train: warning: " << replacing << "\n";
-  if (!fs::exists(config_path) || read_file(config_path) != config_text)
-    write_file_atomically(config_path.string(), config_text);
+  if (stored_text != config_text) write_file_atomically(config_path.string(), config_text);
   selfplay::SelfplayOptions sp = selfplay::selfplay_options(config);
   sp.config_id = std::to_string(std::hash<std::string>()(config_text));
   selfplay::RecordWriter writer(games_dir.string(), "selfplay", config.selfplay().games_per_file());
