@@ -60,6 +60,7 @@ struct Trainer::Impl {
   nn::Network net{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   bool bfloat16 = false;
+  enum class Capped { RESULT, ROOT, DROP } capped = Capped::RESULT;  // config.capped_value_target
   int64_t step = 0;
   int64_t samples = 0;
 
@@ -70,8 +71,8 @@ struct Trainer::Impl {
     const float root[3] = {std::max(0.0f, (1 - d + q) / 2), d, std::max(0.0f, (1 - d - q) / 2)};
     float mix = config.root_value_mix();
     if (s.termination == uint8_t(Termination::LENGTH_CAP)) {
-      if (config.capped_value_target() == "drop") return false;
-      if (config.capped_value_target() == "root") mix = 1;
+      if (capped == Capped::DROP) return false;
+      if (capped == Capped::ROOT) mix = 1;
     }
     const float r[3] = {s.result > 0 ? 1.0f : 0.0f, s.result == 0 ? 1.0f : 0.0f, s.result < 0 ? 1.0f : 0.0f};
     for (int k = 0; k < 3; ++k) z[k] = (1 - mix) * r[k] + mix * root[k];
@@ -194,6 +195,8 @@ Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingCon
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
   m.config = training;
+  const std::string& capped = training.capped_value_target();
+  m.capped = capped == "drop" ? Impl::Capped::DROP : capped == "root" ? Impl::Capped::ROOT : Impl::Capped::RESULT;
   const nn::DeviceSpec spec = nn::resolve_device(training.device());
   m.device = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   if (training.threads() > 0) torch::set_num_threads(training.threads());
