@@ -46,10 +46,4 @@ void RecordScanner::scan_new(const Warn& warn, const Use& use) {
   }
 }
 
-std::vector<xqzero::GameRecord> RecordScanner::read_new(const Warn& warn) {
-  std::vector<xqzero::GameRecord> games;
-  scan_new(warn, [&](xqzero::GameRecord&& game, std::vector<TrainingPosition>&&) { games.push_back(std::move(game)); });
-  return games;
-}
-
 }  // namespace xq::training

@@ -25,10 +25,6 @@ class RecordScanner {
   // other games and one line naming the file, how many games were skipped and the first
   // one's problem. Each file is read once and not retried.
   void scan_new(const Warn& warn, const Use& use);
-  // The same, keeping only the games. (A caller that needs the positions too should use
-  // scan_new: positions_of is what decides whether a game is usable, so calling it again
-  // on these games repeats that work.)
-  std::vector<xqzero::GameRecord> read_new(const Warn& warn);
 
  private:
   std::string dir_;

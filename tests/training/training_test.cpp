@@ -37,6 +37,13 @@ std::vector<xqzero::GameRecord> some_games(int n, float full_fraction = 0.5f) {
   return games;
 }
 
+// The usable games of the files the scanner has not read yet.
+std::vector<xqzero::GameRecord> read_new(RecordScanner& scanner, const RecordScanner::Warn& warn) {
+  std::vector<xqzero::GameRecord> games;
+  scanner.scan_new(warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { games.push_back(std::move(g)); });
+  return games;
+}
+
 TEST(TrainingPosition, FromRecordKeepsTargetsOnly) {
   for (const auto& g : some_games(4)) {
     int targets = 0;
@@ -124,13 +131,13 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   std::ofstream(dir / "b.rec.gz") << "garbage";
   RecordScanner scanner(dir.string());
   std::vector<std::string> warnings;
-  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  const auto read = read_new(scanner, [&](const std::string& w) { warnings.push_back(w); });
   EXPECT_EQ(read.size(), games.size());
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("b.rec.gz"), std::string::npos);
-  EXPECT_TRUE(scanner.read_new([&](const std::string& w) { warnings.push_back(w); }).empty());
+  EXPECT_TRUE(read_new(scanner, [&](const std::string& w) { warnings.push_back(w); }).empty());
   selfplay::write_record_file((dir / "c.rec.gz").string(), games);
-  EXPECT_EQ(scanner.read_new([](const std::string&) {}).size(), games.size());
+  EXPECT_EQ(read_new(scanner, [](const std::string&) {}).size(), games.size());
   fs::remove_all(dir);
 }
 
@@ -151,7 +158,7 @@ TEST(RecordScanner, ReadsEveryGzipMember) {
   std::ofstream(dir / "games" / "ab.rec.gz", std::ios::binary) << slurp(dir / "a") << slurp(dir / "b");
   RecordScanner scanner((dir / "games").string());
   std::vector<std::string> warnings;
-  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  const auto read = read_new(scanner, [&](const std::string& w) { warnings.push_back(w); });
   EXPECT_EQ(read.size(), games.size());
   EXPECT_TRUE(warnings.empty()) << warnings[0];
   fs::remove_all(dir);
@@ -175,7 +182,7 @@ TEST(RecordScanner, OneWarningPerFileOfBadRecords) {
 
   RecordScanner scanner(dir.string());
   std::vector<std::string> warnings;
-  const auto read = scanner.read_new([&](const std::string& w) { warnings.push_back(w); });
+  const auto read = read_new(scanner, [&](const std::string& w) { warnings.push_back(w); });
   EXPECT_EQ(read.size(), 3u);
   ASSERT_EQ(warnings.size(), 2u);
   EXPECT_NE(warnings[0].find("empty.rec.gz"), std::string::npos) << warnings[0];
