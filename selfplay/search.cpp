@@ -1,5 +1,7 @@
 #include "selfplay/search.h"
 
+#include "core/immediate_win.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -30,6 +32,21 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   assert(n_pending_ == 0);
   Move moves[MAX_MOVES];
   root_moves_.assign(moves, moves + canonical_moves(game.position(), moves));
+  root_win_edge_ = -1;
+  if (params_.immediate_wins) {
+    const Move win = find_immediate_win(game.position());
+    if (!win.is_none())
+      root_win_edge_ = int(std::find(root_moves_.begin(), root_moves_.end(), win) - root_moves_.begin());
+  }
+  {
+    // A root reached by tree reuse may be a leaf proven by the immediate-win check (never
+    // expanded): it is searched afresh, and its winning move found again through the root.
+    Node& r = tree_.node(tree_.root());
+    if (!r.expanded && !r.terminal && r.proven != Proven::NONE) {
+      r.proven = Proven::NONE;
+      r.proven_plies = 0;
+    }
+  }
   budget_ = std::max(1, visits);
   start_visits_ = tree_.node(tree_.root()).visits;
   depth_ = SearchDepth();
@@ -115,6 +132,12 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
             node.proven = state.result == win_for(mover) ? Proven::WIN : Proven::LOSS;
           }
           backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
+          break;
+        }
+        if (params_.immediate_wins && n != root && !find_immediate_win(game.position()).is_none()) {
+          node.proven = Proven::LOSS;  // for the mover into the node: the side to move wins next ply
+          node.proven_plies = 1;
+          backup(path_, proven_value(node.proven), 0.0f, true);
           break;
         }
         node.pending = 1;
@@ -260,6 +283,7 @@ int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
   // A root already proven won (still searched for a shorter win, root_settled): PUCT over
   // the root moves not proven yet, for both algorithms.
   if (is_root && tree_.node(n).proven != Proven::NONE) return select_puct(n, true, kids, true);
+  if (is_root && root_win_edge_ >= 0 && kids[root_win_edge_] == kNoNode) return root_win_edge_;
   if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
   return select_puct(n, is_root, kids, false);
 }

@@ -24,7 +24,11 @@
 //    next round halves (or result() chooses) on complete values.
 // Both back up W/D/L means, judge terminal nodes with the game's rules (mate, stalemate,
 // repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver) with
-// their length in plies. The final choice is the shortest proven win (the longest proven
+// their length in plies (below the root, the length of a node's first proof: it may be
+// longer than the shortest forced result). With immediate_wins, a new leaf whose side to move can leave the
+// opponent without a legal move is proven won for that side at once (no network call; the
+// node stays unexpanded), and a root with such a move visits it first: at a few dozen
+// visits a candidate move that allows a mate in one is seen to lose on its first visit. The final choice is the shortest proven win (the longest proven
 // loss when every move loses); a root proven won by a longer win than a mate in one is
 // searched on (PUCT over its unproven moves, either algorithm) until the budget is spent or
 // every root move is proven, so that a shorter win is found when there is one.
@@ -54,6 +58,7 @@ struct SearchParams {
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 1.0f;
   int max_collisions = 8;         // per gather(), before giving up on more leaves
+  bool immediate_wins = true;     // one-ply win check at new leaves and at the root
 };
 
 // One root move's statistics.
@@ -159,6 +164,7 @@ class Search {
   bool exploration_ = false;
   bool root_noise_applied_ = false;
   std::vector<Move> root_moves_;  // the root's legal moves in edge order (set by start_move)
+  int root_win_edge_ = -1;        // a root move that wins at once (immediate_wins), else -1
   std::vector<Pending> pending_;
   int n_pending_ = 0;
   std::vector<NodeId> path_;

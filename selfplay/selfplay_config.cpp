@@ -52,6 +52,7 @@ SearchParams search_params(const xqzero::SearchConfig& c) {
   p.gumbel_c_visit = c.gumbel_c_visit();
   p.gumbel_c_scale = c.gumbel_c_scale();
   p.max_collisions = c.max_collisions();
+  p.immediate_wins = c.immediate_wins();
   return p;
 }
 

@@ -118,15 +118,28 @@ TEST(Search, ResistsLongestWhenLost) {
     if (!test::has_mate_in_one(after)) slow = m;
   }
   ASSERT_FALSE(slow.is_none());
-  for (const SearchParams& params : {puct(), gumbel()}) {
-    nn::UniformEvaluator uniform;
-    Search search(params, 3);
-    const SearchResult r = search.run(game, uniform, 20000, false);
-    EXPECT_EQ(r.proven, Proven::LOSS);
-    EXPECT_EQ(move_to_iccs(r.best), move_to_iccs(slow));
-    EXPECT_EQ(r.proven_plies, 4);
-    for (const RootMove& m : r.moves) EXPECT_EQ(m.proven_plies, m.move == slow ? 4 : 2) << move_to_iccs(m.move);
-  }
+  for (SearchParams params : {puct(), gumbel()})
+    for (bool immediate : {false, true}) {
+      params.immediate_wins = immediate;
+      nn::UniformEvaluator uniform;
+      Search search(params, 3);
+      const SearchResult r = search.run(game, uniform, 20000, false);
+      EXPECT_EQ(r.proven, Proven::LOSS);
+      EXPECT_EQ(move_to_iccs(r.best), move_to_iccs(slow));
+      for (const RootMove& m : r.moves) {
+        if (m.move != slow) {
+          EXPECT_EQ(m.proven_plies, 2) << move_to_iccs(m.move);
+        } else if (!immediate) {
+          EXPECT_EQ(m.proven_plies, 4);
+        } else {
+          // Below the root a node keeps the length of its first proof: the immediate-win
+          // check proves Red's longer wins early, so the claim may exceed the shortest
+          // forced win (4 plies), but it is a loss through Red's win, an even count.
+          EXPECT_GE(m.proven_plies, 4);
+          EXPECT_EQ(m.proven_plies % 2, 0);
+        }
+      }
+    }
 }
 
 TEST(Search, AvoidsAMoveThatAllowsMateInOne) {
@@ -152,6 +165,71 @@ TEST(Search, AvoidsAMoveThatAllowsMateInOne) {
     after.do_move(r.best, u);
     EXPECT_FALSE(test::has_mate_in_one(after)) << move_to_iccs(r.best);
   }
+}
+
+TEST(Search, ImmediateWinCheckSeesMateThreatsOnTheFirstVisit) {
+  // Gumbel with every root move a candidate and a budget of one visit each (plus the
+  // root's): each move that lets Red win at once is proven lost on its single visit, with
+  // no network call for the position after it, so the choice is a safe move.
+  const char* fen = "3k5/R8/9/9/9/9/9/3r5/5R3/4K4 b";
+  Game game(fen);
+  const int n = MoveList(game.position()).size();
+  SearchParams params = gumbel();
+  ASSERT_TRUE(params.immediate_wins);
+  nn::UniformEvaluator uniform;
+  Search search(params, 3);
+  const SearchResult r = search.run(game, uniform, n + 1, false);
+  int lost = 0;
+  for (const RootMove& m : r.moves) {
+    Position after = game.position();
+    UndoInfo u;
+    after.do_move(m.move, u);
+    const bool allows = test::has_mate_in_one(after);
+    EXPECT_EQ(m.visits, 1u) << move_to_iccs(m.move);
+    EXPECT_EQ(m.proven == Proven::LOSS, allows) << move_to_iccs(m.move);
+    if (allows) {
+      EXPECT_EQ(m.proven_plies, 2) << move_to_iccs(m.move);
+      ++lost;
+    }
+  }
+  ASSERT_GT(lost, 0);
+  EXPECT_EQ(search.evaluations(), uint64_t(1 + n - lost)) << "proven leaves need no evaluation";
+  Position after = game.position();
+  UndoInfo u;
+  after.do_move(r.best, u);
+  EXPECT_FALSE(test::has_mate_in_one(after)) << move_to_iccs(r.best);
+}
+
+TEST(Search, ImmediateWinAtTheRootIsPlayedOutsideTheCandidates) {
+  // Gumbel with one candidate: without the check the mate is found only if Gumbel-top-1
+  // picks it; with it, two visits (the root's evaluation, then the mate) prove the win.
+  Game game(kMateInOne);
+  SearchParams params = gumbel();
+  params.gumbel_m = 1;
+  for (bool exploration : {false, true}) {
+    nn::UniformEvaluator uniform;
+    Search search(params, 11);
+    const SearchResult r = search.run(game, uniform, 2, exploration);
+    EXPECT_EQ(move_to_iccs(r.best), "h6d6");
+    EXPECT_EQ(r.proven, Proven::WIN);
+    EXPECT_EQ(r.proven_plies, 1);
+    EXPECT_EQ(search.evaluations(), 1u);
+  }
+}
+
+TEST(Search, ImmediateWinCheckCanBeTurnedOff) {
+  // Without the check, the position after a move that allows a mate goes to the network
+  // like any other: every root move's first visit is one evaluation.
+  const char* fen = "3k5/R8/9/9/9/9/9/3r5/5R3/4K4 b";
+  Game game(fen);
+  const int n = MoveList(game.position()).size();
+  SearchParams params = gumbel();
+  params.immediate_wins = false;
+  nn::UniformEvaluator uniform;
+  Search search(params, 3);
+  const SearchResult r = search.run(game, uniform, n + 1, false);
+  EXPECT_EQ(search.evaluations(), uint64_t(1 + n));
+  for (const RootMove& m : r.moves) EXPECT_EQ(m.proven, Proven::NONE) << move_to_iccs(m.move);
 }
 
 TEST(Search, VisitCountsAddUpAndVirtualLossLeavesNoTrace) {
