@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "core/movegen.h"
+#include "selfplay/search_driver.h"
 
 namespace xq::selfplay {
 
@@ -146,11 +147,7 @@ PlayerMove GreedyPlayer::choose(const Game& game, const MoveLimits&) {
 MctsPlayer::MctsPlayer(std::shared_ptr<nn::Evaluator> evaluator, const MctsPlayerOptions& options)
     : evaluator_(std::move(evaluator)), options_(options), search_(options.search, options.seed) {}
 
-void MctsPlayer::new_game(const Game&) {
-  search_.reset();
-  tree_valid_ = false;
-  tree_moves_.clear();
-}
+void MctsPlayer::new_game(const Game&) { search_.reset(); }
 
 std::unique_ptr<Player> MctsPlayer::clone(uint64_t seed_offset) const {
   MctsPlayerOptions o = options_;
@@ -165,46 +162,22 @@ PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
     return out;
   }
   Game g = game;
-  const std::string fen = g.start_position().fen();
-  bool reused = false;
-  if (options_.tree_reuse && tree_valid_ && fen == tree_fen_ && size_t(g.ply()) >= tree_moves_.size() &&
-      std::equal(tree_moves_.begin(), tree_moves_.end(), g.moves().begin())) {
-    for (size_t i = tree_moves_.size(); i < size_t(g.ply()); ++i) search_.advance(g.move_at(int(i)));
-    reused = true;
-  }
-  if (!reused) search_.reset();
-  tree_valid_ = true;
-  tree_fen_ = fen;
-  tree_moves_ = g.moves();
-
+  if (options_.tree_reuse)
+    search_.sync_to(g);
+  else
+    search_.reset();
   const int64_t nodes = limits.nodes > 0 ? limits.nodes : limits.movetime_ms > 0 ? INT_MAX : options_.default_nodes;
   const int budget = int(std::min<int64_t>(INT_MAX, std::max<int64_t>(1, nodes)));  // new visits
-  const auto deadline = Clock::now() + std::chrono::milliseconds(limits.movetime_ms);
   search_.start_move(g, budget, false);
-  std::vector<nn::EvalRequest> requests;
-  std::vector<nn::EvalResult> results;
-  while (!search_.done()) {
-    requests.clear();
-    const int n = search_.gather(g, std::max(1, options_.leaves_per_batch), requests);
-    if (n > 0) {
-      results.resize(size_t(n));
-      try {
-        evaluator_->evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
-                             nn::Span<nn::EvalResult>(results.data(), results.size()));
-      } catch (const std::exception& e) {
-        // Leave the search consistent (nothing pending), forget the tree, and forfeit.
-        nn::UniformEvaluator().evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
-                                        nn::Span<nn::EvalResult>(results.data(), results.size()));
-        search_.complete(results.data(), n);
-        search_.reset();
-        tree_valid_ = false;
-        PlayerMove out;
-        out.failure = std::string("evaluator error: ") + e.what();
-        return out;
-      }
-      search_.complete(results.data(), n);
-    }
-    if (limits.movetime_ms > 0 && Clock::now() >= deadline) break;
+  DriveLimits drive;
+  if (limits.movetime_ms > 0) drive.deadline = Clock::now() + std::chrono::milliseconds(limits.movetime_ms);
+  try {
+    drive_search(search_, g, *evaluator_, options_.leaves_per_batch, drive);
+  } catch (const std::exception& e) {
+    search_.reset();  // the tree is consistent (cancel_pending), but this game is forfeited
+    PlayerMove out;
+    out.failure = std::string("evaluator error: ") + e.what();
+    return out;
   }
   const SearchResult r = search_.result();
   PlayerMove out;

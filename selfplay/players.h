@@ -128,9 +128,6 @@ class MctsPlayer final : public Player {
   std::shared_ptr<nn::Evaluator> evaluator_;
   MctsPlayerOptions options_;
   Search search_;
-  std::string tree_fen_;          // start position of the game the tree belongs to
-  std::vector<Move> tree_moves_;  // moves from there to the tree's root
-  bool tree_valid_ = false;
 };
 
 // An external UCI engine (`/bin/sh -c command`), started at the first game (or by

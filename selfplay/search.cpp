@@ -1,6 +1,7 @@
 #include "selfplay/search.h"
 
 #include "core/immediate_win.h"
+#include "selfplay/search_driver.h"
 
 #include <algorithm>
 #include <cassert>
@@ -22,21 +23,54 @@ uint16_t plies_after(int plies) { return uint16_t(std::min(plies + 1, 65535)); }
 Search::Search(const SearchParams& params, uint64_t seed) : params_(params), rng_(seed) {}
 
 void Search::reset() {
+  assert(n_pending_ == 0);
+  synced_ = false;
   tree_.clear();
   depth_ = SearchDepth();
   gumbel_ready_ = false;
   root_noise_applied_ = false;
 }
 
+void Search::sync_to(const Game& game) {
+  const std::string fen = game.start_position().fen();
+  const std::vector<Move>& moves = game.moves();
+  if (synced_ && fen == synced_fen_ && synced_moves_.size() <= moves.size() &&
+      std::equal(synced_moves_.begin(), synced_moves_.end(), moves.begin())) {
+    for (size_t k = synced_moves_.size(); k < moves.size(); ++k) advance(moves[k]);
+  } else {
+    reset();
+  }
+  synced_ = true;
+  synced_fen_ = fen;
+  synced_moves_ = moves;
+}
+
+void Search::cancel_pending() {
+  for (int i = 0; i < n_pending_; ++i) {
+    const Pending& p = pending_[size_t(i)];
+    tree_.node(p.path.back()).pending = 0;
+    revert(p.path);
+  }
+  n_pending_ = 0;
+}
+
 void Search::start_move(Game& game, int visits, bool exploration) {
   assert(n_pending_ == 0);
   Move moves[MAX_MOVES];
   root_moves_.assign(moves, moves + canonical_moves(game.position(), moves));
+  root_position_ = game.position();
+  root_allowed_.assign(root_moves_.size(), uint8_t(root_filter_.empty()));
+  for (Move m : root_filter_) {
+    const auto it = std::find(root_moves_.begin(), root_moves_.end(), m);
+    if (it != root_moves_.end()) root_allowed_[size_t(it - root_moves_.begin())] = 1;
+  }
+  if (std::find(root_allowed_.begin(), root_allowed_.end(), uint8_t(1)) == root_allowed_.end())
+    root_allowed_.assign(root_moves_.size(), 1);  // no listed move is legal here: all are searched
   root_win_edge_ = -1;
   if (params_.immediate_wins) {
     const Move win = find_immediate_win(game.position());
-    if (!win.is_none())
-      root_win_edge_ = int(std::find(root_moves_.begin(), root_moves_.end(), win) - root_moves_.begin());
+    const auto it = std::find(root_moves_.begin(), root_moves_.end(), win);
+    if (!win.is_none() && root_allowed_[size_t(it - root_moves_.begin())]) root_win_edge_ = int(it - root_moves_.begin());
   }
   {
     // A root reached by tree reuse may be a leaf proven by the immediate-win check (never
@@ -62,19 +96,35 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   }
 }
 
+// A proven node whose length is final: nothing below it can shorten its proof. A node won
+// by its side to move (LOSS for the mover into it) holds the length of its shortest win
+// found so far, final when it is a mate in one or every move there is proven; a node lost
+// for its side to move (WIN) holds its longest defence, final when each defence is. Drawn,
+// terminal and unexpanded (immediate-win) proofs are final.
+bool Search::proof_final(NodeId id) const {
+  const Node& n = tree_.node(id);
+  if (n.terminal || !n.expanded || n.proven == Proven::DRAW) return true;
+  if (n.proven == Proven::NONE) return false;
+  if (n.proven == Proven::LOSS && n.proven_plies <= 1) return true;
+  NodeId kids[MAX_MOVES];
+  if (tree_.children_of(n, kids) < n.num_edges) return false;
+  for (int e = 0; e < n.num_edges; ++e) {
+    const Node& ch = tree_.node(kids[e]);
+    if (ch.proven == Proven::NONE) return false;
+    if (n.proven == Proven::WIN && ch.proven == Proven::LOSS && ch.proven_plies > 1 && ch.expanded && !ch.terminal) {
+      NodeId grand[MAX_MOVES];
+      if (tree_.children_of(ch, grand) < ch.num_edges) return false;
+      for (int g = 0; g < ch.num_edges; ++g)
+        if (tree_.node(grand[g]).proven == Proven::NONE) return false;
+    }
+  }
+  return true;
+}
+
 bool Search::root_settled() const {
   const Node& r = tree_.node(tree_.root());
   if (r.terminal) return true;
-  if (r.proven == Proven::NONE) return false;
-  // Proven lost or drawn for the side to move: every root move is proven, nothing is left
-  // to search. Proven won: a shorter win may hide behind a root move not proven yet,
-  // unless the win is a mate in one.
-  if (r.proven != Proven::LOSS || r.proven_plies <= 1) return true;
-  NodeId kids[MAX_MOVES];
-  if (tree_.children_of(r, kids) < r.num_edges) return false;
-  for (int e = 0; e < r.num_edges; ++e)
-    if (tree_.node(kids[e]).proven == Proven::NONE) return false;
-  return true;
+  return r.proven != Proven::NONE && proof_final(tree_.root());
 }
 
 uint32_t Search::new_visits(bool in_flight) const {
@@ -116,7 +166,7 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         collision = true;
         break;
       }
-      if (node.terminal || (node.proven != Proven::NONE && n != root)) {
+      if (node.terminal || (node.proven != Proven::NONE && n != root && proof_final(n))) {
         backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
         break;
       }
@@ -235,14 +285,13 @@ void Search::backup(const std::vector<NodeId>& path, float value, float draw, bo
     ++n.visits;
     n.q += (v - n.q) / float(n.visits);
     n.d += (draw - n.d) / float(n.visits);
-    // The root may already be proven won for its side to move while the search looks for a
-    // shorter win (root_settled): a newly proven child can shorten its distance.
-    const bool open = n.proven == Proven::NONE || (k == 0 && n.proven == Proven::LOSS);
-    if (propagate && k + 1 < path.size() && open) {
-      // MCTS-solver: a child proven won for the side to move here makes this node lost for
-      // its mover, in one ply more than the shortest such win; all children proven makes
-      // it the best of them for the side to move: a draw (the shortest), or a loss in one
-      // ply more than the longest loss.
+    // MCTS-solver, on the way up from a proven leaf: a child proven won for the side to
+    // move here makes this node lost for its mover, in one ply more than the shortest such
+    // win; all children proven makes it the best of them for the side to move: a draw (the
+    // shortest), or a loss in one ply more than the longest loss. A node proven before is
+    // recomputed too (a shorter win found below it shortens its length: proof_final), and
+    // the proof goes on up while it changes something.
+    if (propagate && k + 1 < path.size()) {
       propagate = false;
       int children = 0;
       bool unknown = false;
@@ -259,13 +308,18 @@ void Search::backup(const std::vector<NodeId>& path, float value, float draw, bo
         }
       }
       unknown = unknown || children < n.num_edges;
+      Proven proven = Proven::NONE;
+      uint16_t plies = 0;
       if (best == 1) {
-        n.proven = Proven::LOSS;
-        n.proven_plies = plies_after(win_plies);
-        propagate = true;
+        proven = Proven::LOSS;
+        plies = plies_after(win_plies);
       } else if (!unknown && n.num_edges > 0) {
-        n.proven = best == 0 ? Proven::DRAW : Proven::WIN;
-        n.proven_plies = plies_after(best == 0 ? draw_plies : loss_plies);
+        proven = best == 0 ? Proven::DRAW : Proven::WIN;
+        plies = plies_after(best == 0 ? draw_plies : loss_plies);
+      }
+      if (proven != Proven::NONE && (proven != n.proven || plies != n.proven_plies)) {
+        n.proven = proven;
+        n.proven_plies = plies;
         propagate = true;
       }
     } else if (k + 1 < path.size()) {
@@ -280,12 +334,27 @@ void Search::revert(const std::vector<NodeId>& path) {
 }
 
 int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
-  // A root already proven won (still searched for a shorter win, root_settled): PUCT over
-  // the root moves not proven yet, for both algorithms.
-  if (is_root && tree_.node(n).proven != Proven::NONE) return select_puct(n, true, kids, true);
+  // A proven node searched on for an exact length (proof_final), the root included, for
+  // both algorithms: where its side to move wins, PUCT over the moves not proven yet (a
+  // shorter win may hide there); where it loses, the longest defence not final yet.
+  if (tree_.node(n).proven != Proven::NONE) return select_in_proof(n, is_root, kids);
   if (is_root && root_win_edge_ >= 0 && kids[root_win_edge_] == kNoNode) return root_win_edge_;
   if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
   return select_puct(n, is_root, kids, false);
+}
+
+int Search::select_in_proof(NodeId n, bool is_root, const NodeId* kids) {
+  const Node& node = tree_.node(n);
+  if (node.proven == Proven::WIN) {
+    int best = -1;
+    for (int e = 0; e < node.num_edges; ++e) {
+      const NodeId c = kids[e];
+      if (c == kNoNode || proof_final(c)) continue;
+      if (best < 0 || tree_.node(c).proven_plies > tree_.node(kids[best]).proven_plies) best = e;
+    }
+    if (best >= 0) return best;
+  }
+  return select_puct(n, is_root, kids, true);
 }
 
 int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven) {
@@ -301,6 +370,7 @@ int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_pr
   int best = -1;
   float best_score = -std::numeric_limits<float>::infinity();
   for (int e = 0; e < node.num_edges; ++e) {
+    if (is_root && !root_allowed_[size_t(e)]) continue;
     float q = fpu;
     uint32_t nc = 0;
     if (const NodeId c = kids[e]; c != kNoNode) {
@@ -319,6 +389,8 @@ int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_pr
       best = e;
     }
   }
+  if (best < 0 && is_root)  // every allowed move proven and skipped: the first allowed one
+    best = int(std::find(root_allowed_.begin(), root_allowed_.end(), uint8_t(1)) - root_allowed_.begin());
   return std::max(best, 0);
 }
 
@@ -423,11 +495,12 @@ void Search::init_gumbel() {
   tree_.children_of(r, kids);
   base_visits_.resize(size_t(k));
   for (int e = 0; e < k; ++e) base_visits_[size_t(e)] = kids[e] != kNoNode ? tree_.node(kids[e]).visits : 0;
-  candidates_.resize(size_t(k));
-  for (int e = 0; e < k; ++e) candidates_[size_t(e)] = e;
+  candidates_.clear();
+  for (int e = 0; e < k; ++e)
+    if (root_allowed_[size_t(e)]) candidates_.push_back(e);
   auto score = [&](int e) { return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)); };
   std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
-  const int m = std::max(1, std::min(params_.gumbel_m, k));
+  const int m = std::max(1, std::min(params_.gumbel_m, int(candidates_.size())));
   candidates_.resize(size_t(m));
   phases_left_ = m > 1 ? int(std::ceil(std::log2(float(m)))) : 1;
   phase_target_ = 0;
@@ -530,6 +603,7 @@ SearchResult Search::result() const {
   const bool all_proven = r.proven == Proven::WIN || r.proven == Proven::DRAW;
   for (int e = 0; e < int(out.moves.size()); ++e) {
     const RootMove& m = out.moves[size_t(e)];
+    if (!root_allowed_.empty() && !root_allowed_[size_t(e)]) continue;
     if (m.proven == Proven::WIN || (all_proven && m.proven != Proven::NONE))
       if (best < 0 || better_proven(m, out.moves[size_t(best)])) best = e;
   }
@@ -551,18 +625,52 @@ SearchResult Search::result() const {
   } else {
     for (auto& m : out.moves) m.target = total > 0 ? float(m.visits) / float(total) : 1.0f / float(out.moves.size());
   }
-  if (best < 0) {  // most visits, then best q, then prior
-    best = 0;
-    for (int e = 1; e < r.num_edges; ++e) {
+  if (best < 0) {  // most visits, then best q, then prior (among the allowed moves)
+    for (int e = 0; e < r.num_edges; ++e) {
+      if (!root_allowed_.empty() && !root_allowed_[size_t(e)]) continue;
       const RootMove& a = out.moves[size_t(e)];
+      if (best < 0) {
+        best = e;
+        continue;
+      }
       const RootMove& b = out.moves[size_t(best)];
       if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior)))) best = e;
     }
+    best = std::max(best, 0);
   }
   out.best = out.moves[size_t(best)].move;
   if (r.proven != Proven::NONE) out.proven_plies = out.moves[size_t(best)].proven_plies;
-  out.pv = tree_.principal_variation(out.best);
+  out.pv = principal_variation(out.best);
   return out;
+}
+
+// The tree's line, and when it ends at a leaf proven by the immediate-win check (never
+// expanded: its winning move is not in the tree), that move, found again.
+std::vector<Move> Search::principal_variation(Move first) const {
+  std::vector<Move> pv = tree_.principal_variation(first);
+  extend_with_immediate_win(pv);
+  return pv;
+}
+
+void Search::extend_with_immediate_win(std::vector<Move>& pv) const {
+  if (pv.empty() || pv.size() >= 64) return;
+  NodeId n = tree_.root();
+  for (Move m : pv) {
+    NodeId next = kNoNode;
+    for (NodeId c = tree_.node(n).first_child; c != kNoNode; c = tree_.node(c).next_sibling)
+      if (Tree::move_of(tree_.node(c)) == m) next = c;
+    if (next == kNoNode) return;
+    n = next;
+  }
+  const Node& leaf = tree_.node(n);
+  if (leaf.expanded || leaf.terminal || leaf.proven != Proven::LOSS || leaf.proven_plies != 1) return;
+  Position pos = root_position_;
+  for (Move m : pv) {
+    UndoInfo undo;
+    pos.do_move(m, undo);
+  }
+  const Move win = find_immediate_win(pos);
+  if (!win.is_none()) pv.push_back(win);
 }
 
 void Search::advance(Move move) {
@@ -574,20 +682,7 @@ void Search::advance(Move move) {
 
 SearchResult Search::run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves) {
   start_move(game, visits, exploration);
-  std::vector<nn::EvalRequest> requests;
-  std::vector<nn::EvalResult> results;
-  while (!done()) {
-    requests.clear();
-    const int n = gather(game, max_leaves, requests);
-    if (n == 0) {
-      if (done()) break;
-      continue;  // only terminal leaves or collisions this round
-    }
-    results.resize(size_t(n));
-    evaluator.evaluate(nn::Span<const nn::EvalRequest>(requests.data(), requests.size()),
-                       nn::Span<nn::EvalResult>(results.data(), results.size()));
-    complete(results.data(), n);
-  }
+  drive_search(*this, game, evaluator, max_leaves);
   return result();
 }
 

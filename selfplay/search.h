@@ -24,18 +24,22 @@
 //    next round halves (or result() chooses) on complete values.
 // Both back up W/D/L means, judge terminal nodes with the game's rules (mate, stalemate,
 // repetition verdicts, natural limit, ...) and prove wins and losses (MCTS-solver) with
-// their length in plies (below the root, the length of a node's first proof: it may be
-// longer than the shortest forced result). With immediate_wins, a new leaf whose side to move can leave the
+// their length in plies. A node proven by a win that may not be the shortest (or lost with
+// defences whose lengths may still shrink) is searched on when a simulation reaches it,
+// among its unproven moves (its longest defence where it is lost), so that the lengths
+// become exact as visits allow (Search::proof_final). With immediate_wins, a new leaf whose side to move can leave the
 // opponent without a legal move is proven won for that side at once (no network call; the
 // node stays unexpanded), and a root with such a move visits it first: at a few dozen
 // visits a candidate move that allows a mate in one is seen to lose on its first visit. The final choice is the shortest proven win (the longest proven
-// loss when every move loses); a root proven won by a longer win than a mate in one is
-// searched on (PUCT over its unproven moves, either algorithm) until the budget is spent or
-// every root move is proven, so that a shorter win is found when there is one.
+// loss when every move loses); a root whose proof is not final is searched on in the same
+// way until the budget is spent, so that a shorter win (or a longer defence) is found when
+// there is one.
 #pragma once
 
 #include <cstdint>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "core/game.h"
@@ -102,6 +106,17 @@ class Search {
 
   // Forgets the tree (a new game, or a position not reached by advance()).
   void reset();
+  // Tree reuse for callers that get whole games (match players, the UCI engine): when
+  // `game` continues the game of the last sync_to() (the same start position, its moves a
+  // prefix of game's), the tree advances through the new moves; otherwise it is reset.
+  void sync_to(const Game& game);
+  // Takes back the leaves of the last gather() without evaluating them (their virtual loss
+  // is reverted, nothing is backed up): the tree stays consistent after an evaluator error.
+  void cancel_pending();
+  // Root moves the next searches may choose and visit (UCI searchmoves, analysis
+  // searchMoves); empty (the default) allows all. Taken at start_move(); listed moves that
+  // are not legal at the root are ignored, and when none is legal every move is searched.
+  void set_root_filter(std::vector<Move> moves) { root_filter_ = std::move(moves); }
   // Prepares a search from game's current position with a budget of `visits` new root
   // visits, i.e. simulations of this search (visits kept from tree reuse do not count).
   // `exploration`: root noise (Dirichlet for PUCT, Gumbel samples for Gumbel); without it
@@ -120,10 +135,14 @@ class Search {
   // Takes the evaluations of the last gather()'s requests, in order.
   void complete(const nn::EvalResult* results, int count);
 
-  // Convenience: runs a whole search with `evaluator`, `max_leaves` leaves per call.
+  // Convenience: runs a whole search with `evaluator`, `max_leaves` leaves per call
+  // (selfplay/search_driver.h's drive_search; an evaluator error propagates).
   SearchResult run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves = 8);
 
   SearchResult result() const;
+  // The line after root move `first` (Tree::principal_variation, completed by the winning
+  // move of a leaf the immediate-win check proved); result().pv is the best move's.
+  std::vector<Move> principal_variation(Move first) const;
   // Keeps the subtree of `move` for the next search (tree reuse); start_move() must follow.
   void advance(Move move);
 
@@ -140,6 +159,9 @@ class Search {
   // `kids`: the child behind each edge of n (Tree::children_of).
   int select_child(NodeId n, bool is_root, const NodeId* kids);
   int select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven);
+  int select_in_proof(NodeId n, bool is_root, const NodeId* kids);
+  bool proof_final(NodeId n) const;
+  void extend_with_immediate_win(std::vector<Move>& pv) const;
   int select_gumbel_interior(NodeId n, const NodeId* kids);
   // -1 while the current phase waits for its visits in flight (the round ends there).
   int select_gumbel_root(const NodeId* kids);
@@ -164,6 +186,12 @@ class Search {
   bool exploration_ = false;
   bool root_noise_applied_ = false;
   std::vector<Move> root_moves_;  // the root's legal moves in edge order (set by start_move)
+  Position root_position_;         // the root position (set by start_move)
+  std::vector<Move> root_filter_;    // set_root_filter()
+  bool synced_ = false;              // sync_to(): the game the tree belongs to
+  std::string synced_fen_;
+  std::vector<Move> synced_moves_;
+  std::vector<uint8_t> root_allowed_;  // per root edge: may be searched (set by start_move)
   int root_win_edge_ = -1;        // a root move that wins at once (immediate_wins), else -1
   std::vector<Pending> pending_;
   int n_pending_ = 0;

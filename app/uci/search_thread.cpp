@@ -11,6 +11,7 @@
 #include "app/uci/score.h"
 #include "core/movegen.h"
 #include "core/perft.h"
+#include "selfplay/search_driver.h"
 
 namespace xq::app::uci {
 
@@ -99,17 +100,13 @@ struct SearchThread::Worker {
   explicit Worker(uint64_t seed) : search(selfplay::SearchParams(), seed) {}
   selfplay::Search search;
   Game game;
-  bool tree_valid = false;
-  std::string tree_fen;
-  std::vector<Move> tree_moves;
   uint32_t start_visits = 0;
   size_t max_bytes = 0;
   int rounds = 0;
   std::atomic<uint64_t> new_visits{0};
   std::atomic<bool> finished{false};
   std::thread thread;
-  std::vector<nn::EvalRequest> requests;
-  std::vector<nn::EvalResult> results;
+  selfplay::SearchBuffers buffers;
   std::mutex snapshot_mutex;
   std::vector<RootStat> snapshot;  // helpers publish their root statistics here
 };
@@ -122,10 +119,7 @@ SearchThread::~SearchThread() {
 }
 
 void SearchThread::clear_trees() {
-  for (auto& w : workers_) {
-    w->search.reset();
-    w->tree_valid = false;
-  }
+  for (auto& w : workers_) w->search.reset();
 }
 
 void SearchThread::stop() {
@@ -235,22 +229,12 @@ void SearchThread::run_perft(Position pos, int depth) {
 }
 
 void SearchThread::prepare_workers() {
-  const std::string fen = root_game_.start_position().fen();
   const int n = settings_.threads;
   const SearchLimits& limits = limits_;
   for (int i = 0; i < n; ++i) {
     Worker& w = *workers_[size_t(i)];
     w.search.set_params(settings_.params);
-    const auto& moves = root_game_.moves();
-    if (w.tree_valid && w.tree_fen == fen && w.tree_moves.size() <= moves.size() &&
-        std::equal(w.tree_moves.begin(), w.tree_moves.end(), moves.begin())) {
-      for (size_t k = w.tree_moves.size(); k < moves.size(); ++k) w.search.advance(moves[k]);
-    } else {
-      w.search.reset();
-    }
-    w.tree_valid = true;
-    w.tree_fen = fen;
-    w.tree_moves = moves;
+    w.search.sync_to(root_game_);
     w.game = root_game_;
     w.start_visits = w.search.tree().node(w.search.tree().root()).visits;
     w.max_bytes = std::max<size_t>(settings_.max_tree_bytes / size_t(n), 1 << 20);
@@ -270,24 +254,14 @@ void SearchThread::prepare_workers() {
 bool SearchThread::round(Worker& w) {
   if (w.search.done()) return false;
   if (w.rounds > 0 && w.search.tree().memory_bytes() >= w.max_bytes) return false;
-  w.requests.clear();
-  const int n = w.search.gather(w.game, std::max(1, settings_.leaves_per_batch), w.requests);
-  if (n > 0) {
-    w.results.resize(size_t(n));
-    try {
-      evaluator_->evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
-                           nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
-    } catch (const std::exception& e) {
-      // Keep the tree consistent (uniform answers for this round), report, and end the search.
-      nn::UniformEvaluator().evaluate(nn::Span<const nn::EvalRequest>(w.requests.data(), w.requests.size()),
-                                      nn::Span<nn::EvalResult>(w.results.data(), w.results.size()));
-      w.search.complete(w.results.data(), n);
-      out_(std::string("info string evaluator error: ") + e.what());
-      ++w.rounds;
-      stop();
-      return false;
-    }
-    w.search.complete(w.results.data(), n);
+  try {
+    selfplay::search_round(w.search, w.game, *evaluator_, settings_.leaves_per_batch, w.buffers);
+  } catch (const std::exception& e) {
+    // The round's leaves are cancelled (the tree stays consistent); report and end the search.
+    out_(std::string("info string evaluator error: ") + e.what());
+    ++w.rounds;
+    stop();
+    return false;
   }
   ++w.rounds;
   const uint32_t visits = w.search.tree().node(w.search.tree().root()).visits;
@@ -435,26 +409,14 @@ void SearchThread::report(bool final_report) {
     for (size_t k = 0; k < order.size(); ++k) {
       const RootStat& s = *order[k];
       if (s.visits == 0) continue;
-      std::string score;
-      std::array<int, 3> wdl;
-      if (s.proven == Proven::WIN) {
-        score = "mate " + std::to_string(mate_moves(s.proven_plies));
-        wdl = {1000, 0, 0};
-      } else if (s.proven == Proven::LOSS) {
-        score = "mate -" + std::to_string(mate_moves(s.proven_plies));
-        wdl = {0, 0, 1000};
-      } else if (s.proven == Proven::DRAW) {
-        score = "cp 0";
-        wdl = {0, 1000, 0};
-      } else {
-        score = "cp " + std::to_string(value_to_cp(float(s.q())));
-        wdl = wdl_permille(float(s.q()), float(s.d()));
-      }
+      const Score sc = score_of(float(s.q()), float(s.d()), s.proven, s.proven_plies);
+      const std::string score = sc.uci();
+      const std::array<int, 3>& wdl = sc.wdl;
       std::ostringstream os;
       os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score " << score;
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
       os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
-      const std::vector<Move> pv = w0.search.tree().principal_variation(s.move);
+      const std::vector<Move> pv = w0.search.principal_variation(s.move);
       report_nodes_ += pv.size();
       for (const Move m : pv) os << " " << move_to_iccs(m);
       if (k == 0) best_pv = pv;

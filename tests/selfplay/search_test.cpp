@@ -2,12 +2,15 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "core/move_parse.h"
 #include "selfplay/search.h"
+#include "selfplay/search_driver.h"
 #include "tests/selfplay/test_positions.h"
 
 namespace xq::selfplay {
@@ -126,19 +129,10 @@ TEST(Search, ResistsLongestWhenLost) {
       const SearchResult r = search.run(game, uniform, 20000, false);
       EXPECT_EQ(r.proven, Proven::LOSS);
       EXPECT_EQ(move_to_iccs(r.best), move_to_iccs(slow));
-      for (const RootMove& m : r.moves) {
-        if (m.move != slow) {
-          EXPECT_EQ(m.proven_plies, 2) << move_to_iccs(m.move);
-        } else if (!immediate) {
-          EXPECT_EQ(m.proven_plies, 4);
-        } else {
-          // Below the root a node keeps the length of its first proof: the immediate-win
-          // check proves Red's longer wins early, so the claim may exceed the shortest
-          // forced win (4 plies), but it is a loss through Red's win, an even count.
-          EXPECT_GE(m.proven_plies, 4);
-          EXPECT_EQ(m.proven_plies % 2, 0);
-        }
-      }
+      // Exact lengths: the immediate-win check proves Red's longer wins early too, and the
+      // search goes on below them until the shortest is proven.
+      EXPECT_EQ(r.proven_plies, 4);
+      for (const RootMove& m : r.moves) EXPECT_EQ(m.proven_plies, m.move == slow ? 4 : 2) << move_to_iccs(m.move);
     }
 }
 
@@ -317,6 +311,83 @@ TEST(Search, TreeReuseKeepsTheSubtree) {
   // An unknown move clears the tree.
   search.advance(Move(0, 1));
   EXPECT_EQ(search.tree().node_count(), 1u);
+}
+
+TEST(Search, SyncToKeepsTheTreeOfAContinuedGame) {
+  Game game;
+  nn::TestEvaluator evaluator(8);
+  Search search(puct(), 7);
+  search.sync_to(game);
+  const SearchResult r = search.run(game, evaluator, 400, false, 8);
+  uint32_t child_visits = 0;
+  for (const RootMove& m : r.moves)
+    if (m.move == r.best) child_visits = m.visits;
+  game.play(r.best);
+  search.sync_to(game);  // the game went on by the searched move: its subtree is kept
+  EXPECT_EQ(search.tree().node(search.tree().root()).visits, child_visits);
+  Game other;
+  other.play(std::string("a3a4"));
+  search.sync_to(other);  // not a continuation: a fresh tree
+  EXPECT_EQ(search.tree().node_count(), 1u);
+  EXPECT_EQ(search.tree().node(search.tree().root()).visits, 0u);
+}
+
+// Answers from a TestEvaluator until `fail_at` calls have been made, then throws.
+class FailingEvaluator final : public nn::Evaluator {
+ public:
+  explicit FailingEvaluator(int fail_at) : fail_at_(fail_at), inner_(3) {}
+  void evaluate(nn::Span<const nn::EvalRequest> requests, nn::Span<nn::EvalResult> results) override {
+    if (++calls_ >= fail_at_) throw std::runtime_error("backend lost");
+    inner_.evaluate(requests, results);
+  }
+  std::string describe() const override { return "failing"; }
+
+ private:
+  int fail_at_, calls_ = 0;
+  nn::TestEvaluator inner_;
+};
+
+TEST(Search, AnEvaluatorErrorLeavesAConsistentTree) {
+  for (const SearchParams& params : {puct(), gumbel()}) {
+    Game game;
+    Search search(params, 5);
+    FailingEvaluator failing(6);
+    search.start_move(game, 500, false);
+    EXPECT_THROW(drive_search(search, game, failing, 8), std::runtime_error);
+    EXPECT_EQ(game.ply(), 0);
+    const uint32_t visits = root_visits(search);
+    for_each_node(search.tree(), [](const Node& n) {
+      EXPECT_EQ(n.in_flight, 0u);
+      EXPECT_EQ(n.pending, 0);
+    });
+    // The cancelled leaves are searched again: the same search finishes with a working
+    // evaluator, and nothing fake was backed up (the visits are those of answered leaves).
+    nn::TestEvaluator good(3);
+    EXPECT_TRUE(drive_search(search, game, good, 8));
+    EXPECT_GE(root_visits(search), 500u);
+    EXPECT_GT(root_visits(search), visits);
+    uint32_t sum = 0;
+    for (const RootMove& m : search.result().moves) sum += m.visits;
+    EXPECT_EQ(sum + 1, root_visits(search));
+  }
+}
+
+TEST(Search, DriveSearchStopsAtTheStopFlagAndAfterRound) {
+  Game game;
+  nn::UniformEvaluator uniform;
+  Search search(puct(), 1);
+  search.start_move(game, 100000, false);
+  std::atomic<bool> stop{true};
+  DriveLimits limits;
+  limits.stop = &stop;
+  EXPECT_FALSE(drive_search(search, game, uniform, 8, limits));
+  EXPECT_EQ(root_visits(search), 0u) << "a raised stop flag runs no round";
+  stop = false;
+  int rounds = 0;
+  limits.after_round = [&] { return ++rounds < 5; };
+  EXPECT_FALSE(drive_search(search, game, uniform, 8, limits));
+  EXPECT_EQ(rounds, 5);
+  EXPECT_GT(root_visits(search), 0u);
 }
 
 TEST(Search, SameSeedSameGame) {
