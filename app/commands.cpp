@@ -16,7 +16,9 @@ const std::vector<Command>& commands() {
       {"dump", "print the games of a record file", cmd_dump},
       {"uci", "a UCI engine (as Pikafish speaks it) for GUIs and match tools", cmd_uci},
       {"match", "play games between two players (checkpoints, uniform, random, greedy, uci:...)", cmd_match},
-      {"bench", "benchmarks: movegen", cmd_bench},
+      {"analyse", "analyse positions for programs: JSON queries in, JSON lines out", cmd_analyse},
+      {"evalset", "score a net on a labelled position set (agreement, value sign, calibration)", cmd_evalset},
+      {"bench", "benchmarks: movegen, mcts, train, nn", cmd_bench},
   };
   return list;
 }

@@ -31,5 +31,7 @@ int cmd_train(const std::vector<std::string>& args, std::ostream& out, std::ostr
 int cmd_dump(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_uci(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_match(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_analyse(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_evalset(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::app

@@ -8,6 +8,7 @@ packages=(
   libtorch-dev            # LibTorch (CPU); point CMAKE_PREFIX_PATH at another LibTorch to override
   libprotobuf-dev protobuf-compiler zlib1g-dev
   libgtest-dev
+  nlohmann-json3-dev      # JSON: `xqzero analyse`, metrics.jsonl
 )
 
 missing=()

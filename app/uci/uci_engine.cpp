@@ -10,6 +10,7 @@
 #include <ostream>
 #include <sstream>
 
+#include "app/line_reader.h"
 #include "app/uci/weights.h"
 #include "core/errors.h"
 #include "core/movegen.h"
@@ -52,8 +53,6 @@ bool parse_int(const std::string& text, int64_t& out, bool* saturated = nullptr)
   return true;
 }
 
-// The longest input line taken as a command (a position with a thousand moves is ~6 KB).
-constexpr size_t kMaxLineBytes = size_t(1) << 20;
 // Input echoed in an info string is cut to this many characters (then "...").
 constexpr size_t kEchoChars = 80;
 
@@ -334,27 +333,6 @@ UciEngine::Option* UciEngine::find_option(const std::string& name) {
 
 void UciEngine::wait_idle() { search_->wait(); }
 
-namespace {
-
-// One input line, at most kMaxLineBytes of it kept: a longer line is read to its end (so the
-// next command starts on a line of its own) and flagged, and memory stays bounded whatever
-// arrives. False at the end of input with nothing read.
-bool read_line(std::istream& in, std::string& line, bool& too_long) {
-  line.clear();
-  too_long = false;
-  bool any = false;
-  for (char c; in.get(c);) {
-    any = true;
-    if (c == '\n') return true;
-    if (line.size() < kMaxLineBytes)
-      line.push_back(c);
-    else
-      too_long = true;
-  }
-  return any;
-}
-
-}  // namespace
 
 int UciEngine::loop(std::istream& in) {
   // std::cin is tied to std::cout: every read would flush the output from this thread while

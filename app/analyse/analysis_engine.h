@@ -1,0 +1,80 @@
+// `xqzero analyse`: an analysis engine for programs (docs/analysis.md). Queries arrive as
+// JSON lines; each analysed position gets one JSON response line (and, when asked,
+// intermediate ones during its search), written as soon as it is ready, so responses of
+// different queries interleave and carry their query's id and ply.
+//
+// Threads: the caller's thread reads and parses lines and queues one job per analysed
+// position; `threads` workers each run one search at a time, all sharing one evaluator
+// (a batching one, so concurrent searches fill the network's batches). Output lines are
+// written whole under one lock and flushed.
+//
+// Bad input never stops the engine: it is answered with {"id", "error", "field"} and the
+// next line is read. A `terminate` action stops the queries with its terminateId: a running
+// search answers with what it has, marked "terminated"; queued positions answer
+// {"id", "ply", "terminated": true}. `quit` (or end of input) stops reading; every query
+// already queued is still answered before run() returns.
+#pragma once
+
+#include <condition_variable>
+#include <deque>
+#include <iosfwd>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "app/analyse/query.h"
+#include "nn/evaluator.h"
+
+namespace xq::app::analyse {
+
+class AnalysisEngine {
+ public:
+  struct Options {
+    int threads = 8;           // positions searched at once
+    int leaves_per_round = 8;  // simulations per search and evaluator call (virtual loss)
+    uint64_t seed = 1;         // of the Gumbel sampling (searches run without exploration)
+  };
+
+  AnalysisEngine(std::shared_ptr<nn::Evaluator> evaluator, QueryDefaults defaults, Options options,
+                 std::ostream& out);
+  // Answers what is queued, then stops the workers.
+  ~AnalysisEngine();
+
+  // Handles one input line; false after quit.
+  bool handle(const std::string& line);
+  // Reads lines until quit or the end of input, then waits until every queued position is
+  // answered. Returns the exit status (0).
+  int run(std::istream& in);
+  // Waits until every queued and running position is answered.
+  void wait_idle();
+
+ private:
+  struct QueryState;
+  struct Job {
+    std::shared_ptr<QueryState> query;
+    int ply;
+  };
+  void worker_loop(int index);
+  void analyse(const Job& job, uint64_t seed);
+  void terminate(const std::string& action_id, const std::string& query_id);
+  void emit(const std::string& line);
+
+  std::shared_ptr<nn::Evaluator> evaluator_;
+  QueryDefaults defaults_;
+  Options options_;
+  std::ostream& out_;
+  std::mutex out_mutex_;
+
+  std::mutex mutex_;  // guards what follows
+  std::condition_variable work_cv_, idle_cv_;
+  std::deque<Job> queue_;
+  std::vector<std::weak_ptr<QueryState>> live_;  // queries with positions queued or running
+  int running_ = 0;
+  bool stopping_ = false;
+  uint64_t jobs_started_ = 0;
+  std::vector<std::thread> workers_;
+};
+
+}  // namespace xq::app::analyse

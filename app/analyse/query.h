@@ -1,0 +1,53 @@
+// One line of `xqzero analyse` input, parsed and checked (docs/analysis.md gives the
+// protocol). A line is a query (a position, optionally with plies along a move list to
+// analyse), an action (terminate a query, quit), or an error naming the field that is
+// wrong and, when it could be read, the query's id.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/game.h"
+#include "selfplay/search.h"
+
+namespace xq::app::analyse {
+
+// What a query may leave out, from the command line.
+struct QueryDefaults {
+  int max_visits = 400;
+  selfplay::SearchParams search;
+};
+
+struct Query {
+  std::string id;
+  std::string fen;                 // the start position (the standard one by default)
+  std::vector<Move> moves;         // played from it, each legal
+  std::vector<int> plies;          // positions to analyse: plies along `moves`, ascending
+  int max_visits = 400;            // new root visits per position
+  int multi_pv = 0;                // move entries per response, best first (0: every legal move)
+  bool include_policy = false;     // the raw policy over the legal moves
+  std::vector<Move> search_moves;  // root restriction (empty: all), legal at every analysed ply
+  double report_every_s = 0;       // > 0: intermediate responses that often during a search
+  selfplay::SearchParams search;   // the defaults with the query's overrides
+};
+
+enum class LineKind { QUERY, TERMINATE, QUIT, ERROR };
+
+struct ParsedLine {
+  LineKind kind = LineKind::ERROR;
+  Query query;                // QUERY
+  std::string id;             // TERMINATE, ERROR (empty when unknown)
+  std::string terminate_id;   // TERMINATE: the query to stop
+  std::string field;          // ERROR: the field at fault (empty for malformed JSON)
+  std::string message;        // ERROR
+};
+
+// Never throws for bad input: every problem becomes an ERROR line.
+ParsedLine parse_line(const std::string& line, const QueryDefaults& defaults);
+
+// Field limits, shared with the help text.
+constexpr int kMaxVisits = 10000000;
+constexpr int kMaxMoves = 2000;
+
+}  // namespace xq::app::analyse

@@ -1,0 +1,61 @@
+// xqzero analyse [--config F] --model CKPT|uniform [--device D] [--threads N] [--visits N]:
+// the JSON analysis engine (app/analyse/analysis_engine.h, docs/analysis.md) on stdin/stdout.
+#include <algorithm>
+#include <iostream>
+#include <ostream>
+
+#include "app/analyse/analysis_engine.h"
+#include "app/args.h"
+#include "app/commands.h"
+#include "app/config_file.h"
+#include "app/uci/weights.h"
+#include "selfplay/selfplay_config.h"
+
+namespace xq::app {
+
+int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const Args args(argv, {"config", "model", "device", "threads", "visits", "seed"}, {});
+  if (args.help()) {
+    out << "usage: xqzero analyse [--config F] --model CKPT|uniform [--device D] [--threads N] [--visits N]\n"
+           "Reads JSON queries, one per line, on stdin and writes one JSON response line per\n"
+           "analysed position on stdout, as each finishes (docs/analysis.md). Example:\n"
+           "  {\"id\":\"a\",\"moves\":[\"h2e2\",\"h9g7\"],\"maxVisits\":200,\"analyzePlies\":[0,1,2]}\n"
+           "  --config F    evaluator and search settings (default: the embedded tiny config)\n"
+           "  --model CKPT  the network checkpoint, or 'uniform' (uniform priors, no network);\n"
+           "                default: the config's evaluator.weights\n"
+           "  --device D    cpu, cuda, cuda:N or auto (overrides evaluator.device)\n"
+           "  --threads N   positions searched at once, sharing the evaluator's batches\n"
+           "                (default: evaluator.max_batch / search.leaves_per_batch, at least 2)\n"
+           "  --visits N    maxVisits of a query that gives none (default 400)\n"
+           "  --seed S      seed of the Gumbel root sampling (default 1)\n"
+           "Bad lines are answered with {\"id\", \"error\", \"field\"}; 'quit' or the end of input\n"
+           "ends the engine once every query read so far is answered.\n";
+    return 0;
+  }
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  xqzero::Config config = load_config(args.get("config"));
+  if (args.has("device")) config.mutable_evaluator()->set_device(args.get("device"));
+  validate_config(config);
+  const std::string model = args.has("model") ? args.get("model") : config.evaluator().weights();
+  if (model.empty()) throw UsageError("analyse needs --model CKPT (or --model uniform)");
+
+  analyse::AnalysisEngine::Options options;
+  options.leaves_per_round = config.search().leaves_per_batch();
+  const int by_batch = config.evaluator().max_batch() / std::max(1, options.leaves_per_round);
+  options.threads = int(args.get_int("threads", std::max(2, by_batch), 1, 1024));
+  options.seed = uint64_t(args.get_int("seed", 1, 0, INT64_MAX));
+  analyse::QueryDefaults defaults;
+  defaults.max_visits = int(args.get_int("visits", 400, 1, analyse::kMaxVisits));
+  defaults.search = selfplay::search_params(config.search());
+
+  // The batch never waits for more leaves than the searches can have in flight.
+  xqzero::EvaluatorConfig ec = config.evaluator();
+  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), options.threads * options.leaves_per_round)));
+  const auto evaluator = uci::make_weights_evaluator(model, ec);
+  err << "analyse: " << evaluator->describe() << ", " << options.threads << " searches at once\n" << std::flush;
+  std::cin.tie(nullptr);  // output is flushed line by line under the engine's lock
+  analyse::AnalysisEngine engine(evaluator, defaults, options, out);
+  return engine.run(std::cin);
+}
+
+}  // namespace xq::app
