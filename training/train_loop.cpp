@@ -2,6 +2,8 @@
 
 #include <google/protobuf/text_format.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -33,6 +35,8 @@ namespace xq::training {
 
 namespace {
 
+using Json = nlohmann::ordered_json;
+
 std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
@@ -63,12 +67,15 @@ void truncate_metrics(const fs::path& path, int64_t step) {
   write_file_atomically(path.string(), kept);
 }
 
+// metrics.jsonl: one JSON object per line, keys in the order written. Numbers that are not
+// finite (an infinite Elo bound) are written as null, the only JSON has.
 class Metrics {
  public:
   explicit Metrics(const fs::path& path) : out_(path, std::ios::app) {}
-  void write(const std::string& json) {
+  void write(const Json& line) {
+    const std::string text = line.dump(-1, ' ', false, Json::error_handler_t::replace);
     std::lock_guard<std::mutex> lock(mutex_);
-    out_ << json << "\n";
+    out_ << text << "\n";
     out_.flush();
   }
 
@@ -83,9 +90,11 @@ std::string fmt(const char* f, double x) {
   return buf;
 }
 
-std::string json_number(double x) {
-  if (!std::isfinite(x)) return x > 0 ? "1e999" : x < 0 ? "-1e999" : "null";
-  return fmt("%.6g", x);
+// A measured figure for metrics.jsonl: six significant digits (what the old hand-written
+// lines had), null when not finite.
+Json figure(double x) {
+  if (!std::isfinite(x)) return nullptr;
+  return std::stod(fmt("%.6g", x));
 }
 
 // Whether a game belongs to the held-out slice (never trained on): chosen by its seed, so a
@@ -100,14 +109,11 @@ constexpr int64_t kHeldOutPositions = 4096;  // newest held-out positions kept
 constexpr int kHeldOutBatch = 512;             // measured per metrics line
 
 // {"checkmate":N,...} from counts indexed by Termination, zero counts left out.
-std::string termination_json(const int64_t* counts) {
-  std::string j = "{";
-  for (int t = 0; t < TERMINATION_NB; ++t) {
-    if (counts[t] == 0) continue;
-    if (j.size() > 1) j += ",";
-    j += "\"" + std::string(to_string(Termination(t))) + "\":" + std::to_string(counts[t]);
-  }
-  return j + "}";
+Json termination_json(const int64_t* counts) {
+  Json j = Json::object();
+  for (int t = 0; t < TERMINATION_NB; ++t)
+    if (counts[t] != 0) j[to_string(Termination(t))] = counts[t];
+  return j;
 }
 
 // The command line's settings for this invocation, over whichever configuration the run uses.
@@ -305,22 +311,21 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
   std::vector<TrainingPosition> batch;
   int exit_status = 0;
 
-  auto stats_json = [&] {
+  auto add_stats = [&](Json& j) {
     const double games = double(st.games.load());
-    std::string j = ",\"games\":" + std::to_string(games_on_disk + games_this_run.load()) +
-                    ",\"positions\":" + std::to_string(window.total_added()) +
-                    ",\"window\":" + std::to_string(window.window_size()) +
-                    ",\"selfplay_positions_per_s\":" + json_number(double(st.moves.load()) / std::max(1e-9, elapsed())) +
-                    ",\"avg_game_length\":" + json_number(games > 0 ? double(st.plies_sum.load()) / games : 0) +
-                    ",\"red_wins\":" + std::to_string(st.red_wins.load()) +
-                    ",\"black_wins\":" + std::to_string(st.black_wins.load()) +
-                    ",\"draws\":" + std::to_string(st.draws.load()) +
-                    ",\"resign_false_positive_rate\":" +
-                    json_number(st.would_resign.load() ? double(st.false_resign.load()) / double(st.would_resign.load()) : 0);
+    j["games"] = games_on_disk + games_this_run.load();
+    j["positions"] = window.total_added();
+    j["window"] = window.window_size();
+    j["selfplay_positions_per_s"] = figure(double(st.moves.load()) / std::max(1e-9, elapsed()));
+    j["avg_game_length"] = figure(games > 0 ? double(st.plies_sum.load()) / games : 0);
+    j["red_wins"] = st.red_wins.load();
+    j["black_wins"] = st.black_wins.load();
+    j["draws"] = st.draws.load();
+    j["resign_false_positive_rate"] =
+        figure(st.would_resign.load() ? double(st.false_resign.load()) / double(st.would_resign.load()) : 0);
     std::lock_guard<std::mutex> lock(sink_mutex);
-    j += ",\"terminations\":" + termination_json(games_by_end) +
-         ",\"target_terminations\":" + termination_json(targets_by_end);
-    return j;
+    j["terminations"] = termination_json(games_by_end);
+    j["target_terminations"] = termination_json(targets_by_end);
   };
   auto console = [&](bool force) {
     if (!force && elapsed() - last_console < 5) return;
@@ -359,13 +364,21 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     }
     for (auto& opponent : opponents) {
       const MatchScore m = play_evaluation_match(*current, *opponent, tc.eval_games(), tc.eval_visits(), settings);
-      metrics.write("{\"kind\":\"eval\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
-                    json_number(elapsed()) + ",\"opponent\":\"" + m.opponent + "\",\"games\":" +
-                    std::to_string(m.elo.games()) + ",\"wins\":" + std::to_string(m.elo.wins) + ",\"draws\":" +
-                    std::to_string(m.elo.draws) + ",\"losses\":" + std::to_string(m.elo.losses) + ",\"score\":" +
-                    json_number(m.elo.score) + ",\"elo\":" + json_number(m.elo.elo) + ",\"elo_margin\":" +
-                    json_number(m.elo.margin) + ",\"elo_lower\":" + json_number(m.elo.lower) +
-                    ",\"elo_upper\":" + json_number(m.elo.upper) + "}");
+      Json line;
+      line["kind"] = "eval";
+      line["step"] = trainer.steps();
+      line["time_s"] = figure(elapsed());
+      line["opponent"] = m.opponent;
+      line["games"] = m.elo.games();
+      line["wins"] = m.elo.wins;
+      line["draws"] = m.elo.draws;
+      line["losses"] = m.elo.losses;
+      line["score"] = figure(m.elo.score);
+      line["elo"] = figure(m.elo.elo);
+      line["elo_margin"] = figure(m.elo.margin);
+      line["elo_lower"] = figure(m.elo.lower);
+      line["elo_upper"] = figure(m.elo.upper);
+      metrics.write(line);
       out << "eval: step " << trainer.steps() << " vs " << m.opponent << ": +" << m.elo.wins << " =" << m.elo.draws
           << " -" << m.elo.losses << "  Elo " << selfplay::format_elo(m.elo) << std::endl;
     }
@@ -382,8 +395,13 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
     trainer.save(path, "xqzero train, step " + std::to_string(trainer.steps()), rng);
     write_file_atomically(latest_path.string(), latest + "\n");
     load_net(latest);
-    metrics.write("{\"kind\":\"generation\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
-                  json_number(elapsed()) + ",\"checkpoint\":\"" + latest + "\"" + stats_json() + "}");
+    Json line;
+    line["kind"] = "generation";
+    line["step"] = trainer.steps();
+    line["time_s"] = figure(elapsed());
+    line["checkpoint"] = latest;
+    add_stats(line);
+    metrics.write(line);
     return path;
   };
 
@@ -423,23 +441,29 @@ int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostr
                                                           : 0.0;
         kl_micro_last = kl_micro;
         kl_count_last = kl_count;
-        std::string held;
+        Json line;
+        line["kind"] = "train";
+        line["step"] = trainer.steps();
+        line["time_s"] = figure(elapsed());
+        line["policy_loss"] = figure(policy_sum / loss_count);
+        line["policy_entropy"] = figure(policy_h_sum / loss_count);
+        line["value_loss"] = figure(value_sum / loss_count);
+        line["value_entropy"] = figure(value_h_sum / loss_count);
+        line["material_loss"] = figure(material_sum / loss_count);
         if (heldout.sample(kHeldOutBatch, rng_heldout, batch)) {
           const StepLosses h = trainer.measure(batch);
-          held = ",\"heldout_policy_loss\":" + json_number(h.policy) + ",\"heldout_value_loss\":" +
-                 json_number(h.value) + ",\"heldout_material_loss\":" + json_number(h.material) +
-                 ",\"heldout_positions\":" + std::to_string(heldout.total_added());
+          line["heldout_policy_loss"] = figure(h.policy);
+          line["heldout_value_loss"] = figure(h.value);
+          line["heldout_material_loss"] = figure(h.material);
+          line["heldout_positions"] = heldout.total_added();
         }
-        metrics.write("{\"kind\":\"train\",\"step\":" + std::to_string(trainer.steps()) + ",\"time_s\":" +
-                      json_number(elapsed()) + ",\"policy_loss\":" + json_number(policy_sum / loss_count) +
-                      ",\"policy_entropy\":" + json_number(policy_h_sum / loss_count) +
-                      ",\"value_loss\":" + json_number(value_sum / loss_count) +
-                      ",\"value_entropy\":" + json_number(value_h_sum / loss_count) +
-                      ",\"material_loss\":" + json_number(material_sum / loss_count) + held +
-                      ",\"search_kl\":" + json_number(search_kl) + ",\"reg_loss\":" +
-                      json_number(reg_last) + ",\"lr\":" + json_number(lr_last) + ",\"samples_per_s\":" +
-                      json_number(sps) + ",\"samples_trained\":" + std::to_string(trainer.samples_trained()) +
-                      stats_json() + "}");
+        line["search_kl"] = figure(search_kl);
+        line["reg_loss"] = figure(reg_last);
+        line["lr"] = figure(lr_last);
+        line["samples_per_s"] = figure(sps);
+        line["samples_trained"] = trainer.samples_trained();
+        add_stats(line);
+        metrics.write(line);
         console(true);
         policy_sum = value_sum = material_sum = policy_h_sum = value_h_sum = 0;
         loss_count = 0;
