@@ -37,6 +37,7 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
         value = argv[++i];
       }
       values_[name] = value;
+      all_[name].push_back(value);
     } else {
       throw UsageError("unknown option --" + clipped(name));
     }
@@ -46,6 +47,11 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
 std::string Args::get(const std::string& name, const std::string& fallback) const {
   auto it = values_.find(name);
   return it == values_.end() ? fallback : it->second;
+}
+
+std::vector<std::string> Args::get_all(const std::string& name) const {
+  auto it = all_.find(name);
+  return it == all_.end() ? std::vector<std::string>() : it->second;
 }
 
 long long Args::get_int(const std::string& name, long long fallback, long long lo, long long hi) const {

@@ -23,12 +23,15 @@ class Args {
   bool help() const { return has("help"); }
   bool has(const std::string& name) const { return values_.count(name) > 0; }
   std::string get(const std::string& name, const std::string& fallback = "") const;
+  // Every value of an option given more than once (get() returns the last), in order.
+  std::vector<std::string> get_all(const std::string& name) const;
   // Integer option within [lo, hi]; `fallback` when absent.
   long long get_int(const std::string& name, long long fallback, long long lo, long long hi) const;
   const std::vector<std::string>& positional() const { return positional_; }
 
  private:
   std::map<std::string, std::string> values_;
+  std::map<std::string, std::vector<std::string>> all_;
   std::vector<std::string> positional_;
 };
 

@@ -8,13 +8,13 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
-#include "app/uci/weights.h"
+#include "nn/evaluator_factory.h"
 #include "selfplay/selfplay_config.h"
 
 namespace xq::app {
 
 int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv, {"config", "model", "device", "threads", "visits", "seed"}, {});
+  const Args args(argv, {"config", "model", "device", "threads", "visits", "seed", "set"}, {});
   if (args.help()) {
     out << "usage: xqzero analyse [--config F] --model CKPT|uniform [--device D] [--threads N] [--visits N]\n"
            "Reads JSON queries, one per line, on stdin and writes one JSON response line per\n"
@@ -28,12 +28,13 @@ int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::os
            "                (default: evaluator.max_batch / search.leaves_per_batch, at least 2)\n"
            "  --visits N    maxVisits of a query that gives none (default 400)\n"
            "  --seed S      seed of the Gumbel root sampling (default 1)\n"
+           "  --set S.F=V   override one config field, e.g. --set search.c_puct_init=2 (repeatable)\n"
            "Bad lines are answered with {\"id\", \"error\", \"field\"}; 'quit' or the end of input\n"
            "ends the engine once every query read so far is answered.\n";
     return 0;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  xqzero::Config config = load_config(args.get("config"));
+  xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
   if (args.has("device")) config.mutable_evaluator()->set_device(args.get("device"));
   validate_config(config);
   const std::string model = args.has("model") ? args.get("model") : config.evaluator().weights();
@@ -49,9 +50,7 @@ int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::os
   defaults.search = selfplay::search_params(config.search());
 
   // The batch never waits for more leaves than the searches can have in flight.
-  xqzero::EvaluatorConfig ec = config.evaluator();
-  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), options.threads * options.leaves_per_round)));
-  const auto evaluator = uci::make_weights_evaluator(model, ec);
+  const auto evaluator = nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
   err << "analyse: " << evaluator->describe() << ", " << options.threads << " searches at once\n" << std::flush;
   std::cin.tie(nullptr);  // output is flushed line by line under the engine's lock
   analyse::AnalysisEngine engine(evaluator, defaults, options, out);

@@ -7,14 +7,14 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
-#include "app/uci/weights.h"
 #include "core/input_file.h"
+#include "nn/evaluator_factory.h"
 #include "selfplay/selfplay_config.h"
 
 namespace xq::app {
 
 int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
-  const Args args(argv, {"config", "model", "device", "threads", "visits"}, {});
+  const Args args(argv, {"config", "model", "device", "threads", "visits", "set"}, {});
   if (args.help()) {
     out << "usage: xqzero evalset FILE [--config F] --model CKPT|uniform [--device D] [--visits N] [--threads N]\n"
            "Scores a net on a labelled position set: FEN<TAB>best move (ICCS)[<TAB>score in centipawns\n"
@@ -23,12 +23,12 @@ int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::os
            "value's sign agrees with the score's (|score| >= 100), and W/D/L by score bucket.\n"
            "  --visits N    0 (default): the raw network; N > 0: also a search of N visits\n"
            "  --threads N   positions scored at once (default 4)\n"
-           "  --config F, --model CKPT, --device D: as for xqzero analyse\n";
+           "  --config F, --model CKPT, --device D, --set S.F=V: as for xqzero analyse\n";
     return 0;
   }
   if (args.positional().size() != 1) throw UsageError("evalset needs one FILE");
   const std::string path = args.positional()[0];
-  xqzero::Config config = load_config(args.get("config"));
+  xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
   if (args.has("device")) config.mutable_evaluator()->set_device(args.get("device"));
   validate_config(config);
   const std::string model = args.has("model") ? args.get("model") : config.evaluator().weights();
@@ -40,9 +40,7 @@ int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::os
   options.threads = int(args.get_int("threads", 4, 1, 1024));
   options.leaves_per_round = config.search().leaves_per_batch();
   options.search = selfplay::search_params(config.search());
-  xqzero::EvaluatorConfig ec = config.evaluator();
-  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), options.threads * options.leaves_per_round)));
-  const auto evaluator = uci::make_weights_evaluator(model, ec);
+  const auto evaluator = nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
   out << "net " << model << "\n" << analyse::format_report(analyse::score_evalset(set, *evaluator, options));
   return 0;
 }

@@ -8,10 +8,9 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
-#include "app/uci/weights.h"
 #include "selfplay/match.h"
 #include "selfplay/record_writer.h"
-#include "selfplay/selfplay_config.h"
+#include "training/player_factory.h"
 
 namespace xq::app {
 
@@ -29,11 +28,6 @@ std::vector<std::pair<std::string, std::string>> parse_engine_options(const std:
     out.emplace_back(item.substr(0, eq), item.substr(eq + 1));
   }
   return out;
-}
-
-std::string base_name(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
 bool is_uci_spec(const std::string& spec) { return spec.rfind("uci:", 0) == 0; }
@@ -75,31 +69,20 @@ std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Ar
   if (spec.empty()) throw UsageError("--" + which + " needs a player");
   if (!is_uci_spec(spec) && (args.has(which + "-options") || args.has(which + "-ranks-from-one")))
     throw UsageError("--" + which + "-options and --" + which + "-ranks-from-one are for uci: players");
-  if (spec == "random") return std::make_unique<selfplay::RandomPlayer>(seed);
-  if (spec == "greedy") return std::make_unique<selfplay::GreedyPlayer>(seed);
-  if (spec.rfind("uci:", 0) == 0) {
-    selfplay::UciEngineOptions o;
-    o.command = spec.substr(4);
-    if (o.command.empty()) throw UsageError("--" + which + " uci: needs a command");
+  selfplay::UciEngineOptions o;
+  if (is_uci_spec(spec)) {
     o.options = parse_engine_options(args.get(which + "-options"), ("--" + which + "-options").c_str());
     o.ranks_from_one = args.has(which + "-ranks-from-one");
     o.reply_margin_ms = args.get_int("reply-margin-ms", 2000, 0, 3600000);
     o.node_timeout_ms = args.get_int("node-timeout-ms", 60000, 1, 36000000);
     o.start_timeout_ms = args.get_int("start-timeout-ms", 10000, 1, 3600000);
     o.pass_stderr = args.has("engine-stderr");
-    return std::make_unique<selfplay::UciEnginePlayer>(o);
   }
-  if (!uci::is_uniform_weights(spec) && !std::ifstream(spec))
-    throw UsageError("--" + which + " '" + spec + "' is neither random, greedy, uniform, uci:COMMAND nor a readable checkpoint");
-  xqzero::EvaluatorConfig ec = config.evaluator();
-  // A batch never waits for more leaves than the games have in flight.
-  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), concurrency * config.search().leaves_per_batch())));
-  selfplay::MctsPlayerOptions o;
-  o.search = selfplay::search_params(config.search());
-  o.leaves_per_batch = config.search().leaves_per_batch();
-  o.seed = seed;
-  o.name = uci::is_uniform_weights(spec) ? "uniform" : base_name(spec);
-  return std::make_unique<selfplay::MctsPlayer>(uci::make_weights_evaluator(spec, ec), o);
+  try {
+    return training::make_player(spec, config, concurrency, seed, o);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError("--" + which + " " + e.what());
+  }
 }
 
 }  // namespace
@@ -108,7 +91,7 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   const Args args(argv,
                   {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
                    "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
-                   "repetitions", "seed", "a-limit", "b-limit"},
+                   "repetitions", "seed", "a-limit", "b-limit", "set"},
                   {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
   if (args.help()) {
     out << "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
@@ -129,6 +112,7 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "  --records DIR         also write the games as game records (.rec.gz)\n"
            "  --config F            evaluator and search settings of checkpoint/uniform players\n"
            "                        (default: the embedded tiny config)\n"
+           "  --set S.F=V           override one of its fields, e.g. --set search.gumbel_m=4 (repeatable)\n"
            "  --a-options LIST      setoption for a uci: player a, as Name=Value,Name=Value\n"
            "  --b-options LIST      the same for player b\n"
            "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one);\n"
@@ -167,7 +151,7 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   options.b_limits = player_limits("b", args);
 
   const bool quiet = args.has("quiet");
-  xqzero::Config config = load_config(args.get("config"));
+  xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
   auto a = make_player("a", args, config, options.concurrency, options.seed);
   auto b = make_player("b", args, config, options.concurrency, options.seed + 7919);
   if (!quiet) {

@@ -16,7 +16,7 @@ extern "C" void on_signal(int) { g_stop = true; }
 }  // namespace
 
 int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv, {"config", "run-dir", "max-seconds", "max-steps", "device"}, {});
+  const Args args(argv, {"config", "run-dir", "max-seconds", "max-steps", "device", "set"}, {});
   if (args.help()) {
     out << "usage: xqzero train [--config F] [--run-dir DIR] [--max-seconds S] [--max-steps N] [--device D]\n"
            "Runs self-play and training together (the main job).\n"
@@ -26,6 +26,8 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "  --max-seconds S  stop after S seconds (overrides training.max_seconds)\n"
            "  --max-steps N    stop at training step N (overrides training.max_steps)\n"
            "  --device D       trainer and evaluator device (cpu, cuda, cuda:N, auto)\n"
+           "  --set S.F=V      change one field of the run's configuration, e.g. --set\n"
+           "                   training.learning_rate=0.01 (repeatable; recorded in config.textproto)\n"
            "                   (these three hold for this invocation, resumed or not, and are not\n"
            "                   written to the run's config.textproto)\n"
            "Ctrl-C (SIGINT) or SIGTERM ends the run cleanly with a checkpoint; kill -9 loses at most\n"
@@ -38,6 +40,9 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   o.run_dir = args.get("run-dir", "runs/default");
   o.config_given = args.has("config");
   o.config = load_config(args.get("config"));
+  // Changes to the run's configuration (recorded in its config.textproto), applied by the
+  // train loop to whichever configuration the run uses.
+  o.settings = args.get_all("set");
   // Applied by the train loop over whichever configuration the run ends up with.
   if (args.has("device")) o.device = args.get("device");
   if (args.has("max-seconds")) o.max_seconds = args.get_int("max-seconds", 0, 0, INT64_MAX);

@@ -12,15 +12,27 @@ namespace {
 constexpr size_t kMaxConfigBytes = size_t(16) << 20;
 }  // namespace
 
-xqzero::Config load_config(const std::string& path) {
-  if (path.empty()) return parse_config(embedded_config_text(), "embedded default config");
-  std::string text;
-  try {
-    text = read_file(path, kMaxConfigBytes, "config");
-  } catch (const FileError& e) {
-    throw ConfigError(e.what());
+xqzero::Config load_config(const std::string& path, const std::vector<std::string>& settings) {
+  xqzero::Config config;
+  if (path.empty()) {
+    config = parse_config(embedded_config_text(), "embedded default config");
+  } else {
+    std::string text;
+    try {
+      text = read_file(path, kMaxConfigBytes, "config");
+    } catch (const FileError& e) {
+      throw ConfigError(e.what());
+    }
+    config = parse_config(text, "config '" + path + "'");
   }
-  return parse_config(text, "config '" + path + "'");
+  if (settings.empty()) return config;
+  for (const std::string& s : settings) apply_setting(config, s);
+  try {
+    validate_config(config);
+  } catch (const std::invalid_argument& e) {
+    throw ConfigError(std::string("after --set: ") + e.what());
+  }
+  return config;
 }
 
 }  // namespace xq::app

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config.pb.h"
 #include "training/config_text.h"
@@ -20,7 +21,10 @@ using training::validate_config;
 // learns on two CPU cores.
 const char* embedded_config_text();
 
-// Reads a file (or, for an empty path, the embedded default).
-xqzero::Config load_config(const std::string& path);
+using training::apply_setting;
+
+// Reads a file (or, for an empty path, the embedded default), then applies the command
+// line's `--set section.field=value` overrides in order, and validates the result.
+xqzero::Config load_config(const std::string& path, const std::vector<std::string>& settings = {});
 
 }  // namespace xq::app

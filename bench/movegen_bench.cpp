@@ -14,7 +14,7 @@ namespace {
 struct Case {
   const char* name;
   const char* fen;
-  uint64_t expected[6];  // leaf counts at depths 1..5 (tests/core/perft_cases.h), index 0 unused
+  uint64_t expected[6];  // leaf counts at depths 1..5 (tests/support/perft_cases.h), index 0 unused
 };
 
 const Case kCases[] = {

@@ -1,4 +1,4 @@
-// `xqzero bench movegen`: single-threaded perft timings on reference positions (tests/core/perft_cases.h).
+// `xqzero bench movegen`: single-threaded perft timings on reference positions (tests/support/perft_cases.h).
 #pragma once
 
 #include <iosfwd>

@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "core/position.h"
+#include "util/text.h"
 
 namespace xq {
 
@@ -13,13 +14,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& fen, const std::string& why) {
   throw FenError("bad FEN '" + clipped(fen) + "': " + why);
-}
-
-std::vector<std::string> split_ws(const std::string& s) {
-  std::istringstream in(s);
-  std::vector<std::string> out;
-  for (std::string w; in >> w;) out.push_back(w);
-  return out;
 }
 
 bool parse_count(const std::string& s, int& value) {
@@ -62,7 +56,7 @@ std::string impossible_square(Piece p, Square s) {
 }  // namespace
 
 Position Position::from_fen(const std::string& fen) {
-  const std::vector<std::string> fields = split_ws(fen);
+  const std::vector<std::string> fields = split_words(fen);
   if (fields.empty()) fail(fen, "empty string");
   if (fields.size() == 1) fail(fen, "missing side to move (expected 'w' or 'b' after the board)");
   if (fields.size() > 6) fail(fen, "too many fields (expected at most 6)");

@@ -157,9 +157,11 @@ xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSectio
   return meta;
 }
 
-xqzero::CheckpointMeta load_checkpoint(const std::string& path, Network& net, CheckpointSections* extra) {
-  CheckpointSections sections;
-  xqzero::CheckpointMeta meta = read_checkpoint(path, &sections);
+namespace {
+
+// Weights from a read container into `net`, whose architecture must equal the checkpoint's.
+void load_weights(const std::string& path, const xqzero::CheckpointMeta& meta, CheckpointSections& sections,
+                  Network& net) {
   const std::string diff = architecture_difference(meta.network(), net->config());
   if (!diff.empty()) fail(path, "architecture differs (checkpoint vs network): " + diff);
   try {
@@ -169,6 +171,14 @@ xqzero::CheckpointMeta load_checkpoint(const std::string& path, Network& net, Ch
     const std::string what = e.what_without_backtrace();
     fail(path, "weights do not load: " + what.substr(0, what.find('\n')));
   }
+}
+
+}  // namespace
+
+xqzero::CheckpointMeta load_checkpoint(const std::string& path, Network& net, CheckpointSections* extra) {
+  CheckpointSections sections;
+  xqzero::CheckpointMeta meta = read_checkpoint(path, &sections);
+  load_weights(path, meta, sections, net);
   if (extra) {
     sections.erase("weights");
     *extra = std::move(sections);
@@ -177,15 +187,16 @@ xqzero::CheckpointMeta load_checkpoint(const std::string& path, Network& net, Ch
 }
 
 Network load_network(const std::string& path, xqzero::CheckpointMeta* meta_out) {
-  const xqzero::CheckpointMeta meta = read_checkpoint(path);
+  CheckpointSections sections;
+  const xqzero::CheckpointMeta meta = read_checkpoint(path, &sections);  // the one read
   try {
     validate(meta.network());
   } catch (const std::invalid_argument& e) {
     fail(path, std::string("bad architecture: ") + e.what());
   }
   Network net(meta.network());
-  const xqzero::CheckpointMeta loaded = load_checkpoint(path, net);
-  if (meta_out) *meta_out = loaded;
+  load_weights(path, meta, sections, net);
+  if (meta_out) *meta_out = meta;
   return net;
 }
 

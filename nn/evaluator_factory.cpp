@@ -1,13 +1,17 @@
 #include "nn/evaluator_factory.h"
 
+#include <algorithm>
+
 #include "nn/batching_evaluator.h"
 #include "nn/eval_cache.h"
 #include "nn/net_config.h"
 #include "nn/torch_backend.h"
+#include "util/text.h"
 
 namespace xq::nn {
 
-std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc) {
+std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc,
+                                          int max_in_flight) {
   validate(ec);
   std::shared_ptr<Evaluator> e;
   if (ec.name() == "uniform") {
@@ -16,18 +20,37 @@ std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, con
     if (ec.name() == "test") {
       e = std::make_shared<TestEvaluator>(uint64_t(ec.init_seed()));
     } else {
-      validate(nc);
+      if (ec.weights().empty()) validate(nc);
       e = make_torch_backend(ec, nc);
     }
-    if (ec.max_batch() > 1) {
+    const int max_batch = max_in_flight > 0 ? std::min(ec.max_batch(), max_in_flight) : ec.max_batch();
+    if (max_batch > 1) {
       BatchingEvaluator::Options o;
-      o.max_batch = ec.max_batch();
+      o.max_batch = max_batch;
       o.deadline_us = ec.deadline_us();
       e = std::make_shared<BatchingEvaluator>(e, o);
     }
   }
   if (ec.cache_entries() > 0) e = std::make_shared<CachingEvaluator>(e, size_t(ec.cache_entries()));
   return e;
+}
+
+bool is_uniform_weights(const std::string& weights) {
+  const std::string w = to_lower(weights);
+  return w.empty() || w == "uniform" || w == "<uniform>";
+}
+
+std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
+                                                  int max_in_flight) {
+  if (is_uniform_weights(weights)) {
+    base.set_name("uniform");
+    base.set_weights("");
+    base.set_cache_entries(0);  // answering uniformly is cheaper than a cache lookup
+  } else {
+    base.set_name("torch");
+    base.set_weights(weights);
+  }
+  return make_evaluator(base, xqzero::NetworkConfig(), max_in_flight);
 }
 
 }  // namespace xq::nn

@@ -8,7 +8,13 @@
 // Configs are validated first (nn/net_config.h); bad values throw std::invalid_argument.
 #pragma once
 
+// A checkpoint (evaluator.weights) is read once and builds the net of its own architecture;
+// `network` is the architecture of fresh weights (no checkpoint), from evaluator.init_seed.
+// `max_in_flight` (> 0): the most leaves all callers together can have waiting at once; the
+// batch is never larger, so the batching wrapper never waits out its deadline for requests
+// that cannot come (one match game, a few analysis searches).
 #include <memory>
+#include <string>
 
 #include "config.pb.h"
 #include "nn/evaluator.h"
@@ -16,6 +22,17 @@
 namespace xq::nn {
 
 std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& evaluator,
-                                          const xqzero::NetworkConfig& network = xqzero::NetworkConfig());
+                                          const xqzero::NetworkConfig& network = xqzero::NetworkConfig(),
+                                          int max_in_flight = 0);
+
+// "uniform" (any case, "<uniform>", or empty): uniform priors, no network.
+bool is_uniform_weights(const std::string& weights);
+
+// The evaluator a weights setting names (the UCI engine's WeightsFile, match players, the
+// analysis engine): uniform priors, or that checkpoint on the torch backend, with the rest
+// of `base` (device, precision, batching, cache, threads) as given. Throws
+// (CheckpointError, FileError, std::invalid_argument) naming the file and the problem.
+std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
+                                                  int max_in_flight = 0);
 
 }  // namespace xq::nn

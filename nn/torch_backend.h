@@ -8,8 +8,8 @@
 
 namespace xq::nn {
 
-// The torch backend the config names: loads evaluator.weights when set (checking the
-// architecture against `network`), otherwise builds fresh weights from evaluator.init_seed.
+// The torch backend the config names: loads evaluator.weights when set (the checkpoint's
+// own architecture), otherwise builds `network` with fresh weights from evaluator.init_seed.
 std::shared_ptr<Evaluator> make_torch_backend(const xqzero::EvaluatorConfig& evaluator,
                                               const xqzero::NetworkConfig& network);
 

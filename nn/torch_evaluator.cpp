@@ -189,8 +189,7 @@ void TorchEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult>
 std::shared_ptr<Evaluator> make_torch_backend(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc) {
   Network net{nullptr};
   if (!ec.weights().empty()) {
-    net = Network(nc);
-    load_checkpoint(ec.weights(), net);
+    net = load_network(ec.weights());  // its own architecture, one read
   } else {
     net = make_network(nc, uint64_t(ec.init_seed()));
   }

@@ -24,6 +24,10 @@
 #include "nn/evaluator.h"
 #include "selfplay/search.h"
 
+namespace xq {
+class ChildProcess;  // util/subprocess.h
+}  // namespace xq
+
 namespace xq::selfplay {
 
 // Budget of one move; 0 means unset. nodes: new search visits (MCTS) or `go nodes N` (UCI);
@@ -183,11 +187,10 @@ class UciEnginePlayer final : public Player {
   Move from_engine(const std::string& text) const;
 
  private:
-  struct Process;
   void kill_engine();
   std::string handshake();
   UciEngineOptions options_;
-  std::unique_ptr<Process> proc_;
+  std::unique_ptr<ChildProcess> proc_;
   std::string id_name_;
   bool variant_selected_ = false;
 };

@@ -34,6 +34,9 @@
 // loss when every move loses); a root whose proof is not final is searched on in the same
 // way until the budget is spent, so that a shorter win (or a longer defence) is found when
 // there is one.
+//
+// Implementation: search.cpp (rounds, tree reuse, PUCT), search_solver.cpp (proofs),
+// search_gumbel.cpp (the Gumbel root), search_result.cpp (what a search reports).
 #pragma once
 
 #include <cstdint>

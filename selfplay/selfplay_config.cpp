@@ -23,7 +23,7 @@ void validate(const xqzero::SearchConfig& c) {
 }
 
 void validate(const xqzero::SelfplayConfig& c) {
-  check_range("selfplay.threads", c.threads(), 1, 256);
+  check_range("selfplay.threads", c.threads(), 0, 256);
   check_range("selfplay.games_per_thread", c.games_per_thread(), 1, 4096);
   check_range("selfplay.full_visits", c.full_visits(), 1, 1000000);
   check_range("selfplay.fast_visits", c.fast_visits(), 1, 1000000);

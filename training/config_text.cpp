@@ -51,6 +51,48 @@ int line_of(const google::protobuf::TextFormat::ParseInfoTree& tree, const googl
 
 }  // namespace
 
+void apply_setting(xqzero::Config& config, const std::string& setting) {
+  auto fail = [&](const std::string& why) {
+    throw ConfigError("--set '" + clipped(setting) + "': " + why);
+  };
+  const size_t eq = setting.find('=');
+  if (eq == std::string::npos || eq == 0) fail("expected section.field=value");
+  const std::string path = setting.substr(0, eq), value = setting.substr(eq + 1);
+  std::vector<std::string> names;
+  std::istringstream parts(path);
+  for (std::string part; std::getline(parts, part, '.');) names.push_back(part);
+  // The text-format form of the setting, "a { b: v }", checked against the descriptors first
+  // so that the error names the path rather than a column.
+  const google::protobuf::Descriptor* d = xqzero::Config::descriptor();
+  std::string open, close;
+  for (size_t i = 0; i < names.size(); ++i) {
+    const google::protobuf::FieldDescriptor* f = d ? d->FindFieldByName(names[i]) : nullptr;
+    if (!f || f->is_repeated()) fail("no field '" + clipped(path) + "' in the configuration (proto/config.proto)");
+    const bool last = i + 1 == names.size();
+    const bool message = f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_MESSAGE;
+    if (last == message) fail("'" + clipped(path) + "' is " + (message ? "a section, not a field" : "not a section"));
+    if (!last) {
+      open += names[i] + " { ";
+      close += " }";
+      d = f->message_type();
+      continue;
+    }
+    const bool text = f->cpp_type() == google::protobuf::FieldDescriptor::CPPTYPE_STRING;
+    // A number or a bool is one token: nothing that could open another field.
+    if (!text && (value.empty() || value.find_first_not_of("0123456789+-.eEinfatrulsINFAN_") != std::string::npos))
+      fail("'" + clipped(value) + "' is not a value of this field");
+    std::string quoted;
+    for (char c : value) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    open += names[i] + ": " + (text ? "\"" + quoted + "\"" : value);
+  }
+  google::protobuf::TextFormat::Parser parser;
+  Collector errors;
+  parser.RecordErrorsTo(&errors);
+  xqzero::Config change;
+  if (!parser.ParseFromString(open + close, &change)) fail("'" + clipped(value) + "' is not a value of this field");
+  config.MergeFrom(change);
+}
+
 void validate_config(const xqzero::Config& c) {
   nn::validate(c.network());
   nn::validate(c.evaluator());

@@ -7,9 +7,8 @@
 #include <stdexcept>
 
 #include "core/movegen.h"
-#include "nn/evaluator_factory.h"
 #include "selfplay/match.h"
-#include "selfplay/selfplay_config.h"
+#include "training/player_factory.h"
 
 namespace xq::training {
 
@@ -83,17 +82,8 @@ MatchScore play_evaluation_match(selfplay::Player& a, selfplay::Player& b, int g
 
 std::unique_ptr<selfplay::Player> checkpoint_player(const xqzero::Config& config, const std::string& checkpoint,
                                                     const std::string& name) {
-  xqzero::EvaluatorConfig ec = config.evaluator();
-  ec.set_name("torch");
-  ec.set_weights(checkpoint);
-  // One game at a time: a batch holds one round's leaves, so the batching wrapper never
-  // waits out its deadline for requests that cannot come.
-  ec.set_max_batch(std::max(1, std::min(ec.max_batch(), config.search().leaves_per_batch())));
-  selfplay::MctsPlayerOptions o;
-  o.search = selfplay::search_params(config.search());
-  o.leaves_per_batch = config.search().leaves_per_batch();
-  o.name = name;
-  return std::make_unique<selfplay::MctsPlayer>(nn::make_evaluator(ec, config.network()), o);
+  // One game at a time: a batch holds one round's leaves.
+  return make_player(checkpoint, config, 1, 1, selfplay::UciEngineOptions(), name);
 }
 
 std::unique_ptr<selfplay::Player> fairy_stockfish_player(int depth, std::string* why, const std::string& path) {

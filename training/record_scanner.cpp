@@ -32,9 +32,10 @@ void use_usable(const std::string& path, std::vector<xqzero::GameRecord>& file_g
 
 }  // namespace
 
-void RecordScanner::scan_new(const Warn& warn, const Use& use) {
+void RecordScanner::scan_new(const Warn& warn, const Use& use, const Accept& accept) {
   for (const std::string& path : selfplay::list_record_files(dir_)) {
     if (!seen_.insert(path).second) continue;
+    if (accept && !accept(path.substr(path.find_last_of('/') + 1))) continue;
     std::vector<xqzero::GameRecord> file_games;
     try {
       file_games = selfplay::read_record_file(path);

@@ -28,6 +28,7 @@
 #include <iosfwd>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "config.pb.h"
 
@@ -39,6 +40,9 @@ struct TrainLoopOptions {
   // resumed without config_given keeps its own config.textproto. The caller has parsed it.
   xqzero::Config config;
   bool config_given = false;  // the user named a config (else the run's own, or the default)
+  // `--set section.field=value` changes (training/config_text.h apply_setting), applied to the
+  // configuration the run uses and recorded in its config.textproto.
+  std::vector<std::string> settings;
   // This invocation's settings (the command line's --max-steps, --max-seconds, --device),
   // applied over whichever configuration the run uses and not written to config.textproto.
   std::optional<int64_t> max_steps, max_seconds;

@@ -40,6 +40,7 @@ void validate(const xqzero::TrainingConfig& c) {
   check_range("training.material_loss_weight", c.material_loss_weight(), 0, 100);
   check_choice("training.capped_value_target", c.capped_value_target(), {"result", "root", "drop"});
   check_range("training.heldout_fraction", c.heldout_fraction(), 0, 0.5);
+  check_range("training.stale_steps", c.stale_steps(), 0, 1e12);
   check_choice("training.precision", c.precision(), {"auto", "float32", "bfloat16"});
   const std::string& d = c.device();
   if (d != "cpu" && d != "auto" && d.rfind("cuda", 0) != 0)

@@ -14,18 +14,11 @@
 #include "core/errors.h"
 #include "core/game.h"
 #include "core/move_parse.h"
+#include "util/text.h"
 
 namespace xq::app::analyse {
 
 namespace {
-
-std::vector<std::string> split_tabs(const std::string& line) {
-  std::vector<std::string> out;
-  std::string field;
-  std::istringstream is(line);
-  while (std::getline(is, field, '\t')) out.push_back(field);
-  return out;
-}
 
 // Score buckets of the calibration table, in centipawns.
 const int kEdges[] = {-100000, -1000, -300, -100, 100, 300, 1000, 100001};
@@ -89,7 +82,7 @@ std::vector<LabelledPosition> parse_evalset(const std::string& text, const std::
     auto fail = [&](const std::string& why) {
       throw std::invalid_argument("evalset '" + name + "' line " + std::to_string(n) + ": " + why);
     };
-    const std::vector<std::string> f = split_tabs(line);
+    const std::vector<std::string> f = split_fields(line, '\t');
     if (f.size() < 2 || f.size() > 3) fail("expected FEN<TAB>move[<TAB>score], got '" + clipped(line) + "'");
     LabelledPosition p;
     p.fen = f[0];

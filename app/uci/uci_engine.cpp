@@ -11,26 +11,15 @@
 #include <sstream>
 
 #include "app/line_reader.h"
-#include "app/uci/weights.h"
 #include "core/errors.h"
 #include "core/movegen.h"
 #include "core/perft.h"
+#include "nn/evaluator_factory.h"
+#include "util/text.h"
 
 namespace xq::app::uci {
 
 namespace {
-
-std::string lower(std::string s) {
-  for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::vector<std::string> split(const std::string& line) {
-  std::istringstream is(line);
-  std::vector<std::string> w;
-  for (std::string s; is >> s;) w.push_back(s);
-  return w;
-}
 
 // Parses an optionally signed decimal integer. A value beyond int64_t's range saturates at
 // its end and sets `*saturated`. False when the text is no integer.
@@ -218,12 +207,12 @@ struct UciEngine::Option {
         return "needs an integer in " + std::to_string(min) + ".." + std::to_string(max) + ", got '" + clip(v) + "'";
       value = std::to_string(x);
     } else if (type == "check") {
-      const std::string l = lower(v);
+      const std::string l = to_lower(v);
       if (l != "true" && l != "false") return "needs true or false, got '" + clip(v) + "'";
       value = l;
     } else if (type == "combo") {
       for (const std::string& c : vars)
-        if (lower(c) == lower(v)) {
+        if (to_lower(c) == to_lower(v)) {
           value = c;
           return "";
         }
@@ -327,7 +316,7 @@ void UciEngine::emit(const std::string& line) {
 
 UciEngine::Option* UciEngine::find_option(const std::string& name) {
   for (Option& o : options_)
-    if (lower(o.name) == lower(name)) return &o;
+    if (to_lower(o.name) == to_lower(name)) return &o;
   return nullptr;
 }
 
@@ -361,7 +350,7 @@ int UciEngine::loop(std::istream& in) {
 bool UciEngine::command(const std::string& raw) {
   std::string line = raw;
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
-  const std::vector<std::string> words = split(line);
+  const std::vector<std::string> words = split_words(line);
   if (words.empty()) return true;
   const std::string& cmd = words[0];
   try {
@@ -428,25 +417,26 @@ void UciEngine::ensure_evaluator() {
   evaluator_dirty_ = false;
   xqzero::EvaluatorConfig ec;
   ec.set_device(find_option("Device")->value);
-  // The batch never waits for more leaves than the search has in flight.
-  const int64_t in_flight = find_option("Threads")->integer() * find_option("LeavesPerBatch")->integer();
-  ec.set_max_batch(int(std::max<int64_t>(1, std::min(find_option("BatchSize")->integer(), in_flight))));
+  ec.set_max_batch(int(find_option("BatchSize")->integer()));
   ec.set_cache_entries(find_option("CacheSize")->integer());
   ec.set_threads(int(find_option("EvalThreads")->integer()));
+  // The batch never waits for more leaves than the search has in flight.
+  const int in_flight = int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() *
+                                                           find_option("LeavesPerBatch")->integer()));
   const std::string weights = find_option("WeightsFile")->value;
   try {
-    evaluator_ = make_weights_evaluator(weights, ec);
+    evaluator_ = nn::make_weights_evaluator(weights, ec, in_flight);
   } catch (const std::exception& e) {
     emit("info string cannot load WeightsFile '" + clip(weights) + "': " + clip_echo(e.what(), weights) +
          "; searching with uniform priors");
-    evaluator_ = make_weights_evaluator("uniform", ec);
+    evaluator_ = nn::make_weights_evaluator("uniform", ec, in_flight);
   }
-  if (!is_uniform_weights(weights)) emit("info string evaluator: " + evaluator_->describe());
+  if (!nn::is_uniform_weights(weights)) emit("info string evaluator: " + evaluator_->describe());
 }
 
 void UciEngine::cmd_setoption(const std::string& line) {
   // setoption name <name, may have spaces> [value <value, may have spaces>]
-  const std::vector<std::string> words = split(line);
+  const std::vector<std::string> words = split_words(line);
   if (words.size() < 3 || words[1] != "name") {
     emit("info string setoption: expected 'setoption name X value Y'");
     return;

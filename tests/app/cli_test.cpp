@@ -10,7 +10,7 @@
 
 #include "core/position.h"
 #include "selfplay/record_io.h"
-#include "tests/app/cli_util.h"
+#include "tests/support/cli_util.h"
 
 namespace xq::app {
 namespace {
@@ -111,6 +111,26 @@ TEST(Cli, FileErrorsNameTheFile) {
                         "config '" + dir + "': cannot read (Is a directory)");
   expect_one_line_error({"selfplay", "--model", dir, "--evaluator", "torch", "--games", "1", "--out", dir + "/out"},
                         "checkpoint '" + dir + "': is a directory");
+  std::filesystem::remove_all(dir);
+}
+
+// analyse and evalset: what they need, and the file or line at fault.
+TEST(Cli, AnalyseAndEvalsetErrors) {
+  expect_one_line_error({"analyse"}, "analyse needs --model CKPT (or --model uniform)");
+  expect_one_line_error({"analyse", "--model", "uniform", "--threads", "0"}, "--threads");
+  expect_one_line_error({"evalset"}, "evalset needs one FILE");
+  const std::string dir = temp_dir("evalset");
+  expect_one_line_error({"evalset", dir + "/none.tsv", "--model", "uniform"}, "evalset '" + dir + "/none.tsv'");
+  {
+    std::ofstream(dir + "/bad.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t100\nnot a fen\th6d6\n";
+  }
+  expect_one_line_error({"evalset", dir + "/bad.tsv", "--model", "uniform"}, "evalset '" + dir + "/bad.tsv' line 2");
+  {
+    std::ofstream(dir + "/good.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t20000\n";
+  }
+  const Result r = run({"evalset", dir + "/good.tsv", "--model", "uniform", "--visits", "40"});
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("search top-1 agreement          1.000  (1 of 1)"), std::string::npos) << r.out;
   std::filesystem::remove_all(dir);
 }
 

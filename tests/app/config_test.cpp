@@ -27,6 +27,35 @@ TEST(Config, ShippedConfigsParse) {
   EXPECT_EQ(load_config("").network().blocks(), 3);
 }
 
+// `--set section.field=value`: every type, strings without quotes, errors naming the
+// override, and no way to smuggle in another field.
+TEST(Config, SetOverridesOneFieldOfAnyType) {
+  xqzero::Config c = load_config("", {"search.c_puct_init=2.5", "selfplay.threads=3", "evaluator.device=cuda:1",
+                                      "network.global_pool=false", "training.seed=12345678901"});
+  EXPECT_FLOAT_EQ(c.search().c_puct_init(), 2.5f);
+  EXPECT_EQ(c.selfplay().threads(), 3);
+  EXPECT_EQ(c.evaluator().device(), "cuda:1");
+  EXPECT_FALSE(c.network().global_pool());
+  EXPECT_EQ(c.training().seed(), 12345678901);
+  EXPECT_EQ(c.network().blocks(), 3) << "the rest of the config stays";
+  EXPECT_EQ(load_config("", {"evaluator.weights=a \"b\" c"}).evaluator().weights(), "a \"b\" c");
+  auto error_of_set = [](const std::string& setting) {
+    try {
+      load_config("", {setting});
+    } catch (const ConfigError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  EXPECT_NE(error_of_set("search.cpuct=2").find("no field 'search.cpuct'"), std::string::npos);
+  EXPECT_NE(error_of_set("search=2").find("'search' is a section"), std::string::npos);
+  EXPECT_NE(error_of_set("selfplay.threads").find("expected section.field=value"), std::string::npos);
+  EXPECT_NE(error_of_set("selfplay.threads=many").find("'many' is not a value"), std::string::npos);
+  EXPECT_NE(error_of_set("selfplay.threads=1 } training { seed: 2").find("is not a value"), std::string::npos);
+  EXPECT_NE(error_of_set("selfplay.threads=999").find("selfplay.threads"), std::string::npos)
+      << "ranges are checked after the overrides";
+}
+
 TEST(Config, EmptyTextIsTheDefaults) {
   const xqzero::Config c = parse_config("", "empty");
   EXPECT_EQ(c.selfplay().full_visits(), 200);
@@ -36,9 +65,9 @@ TEST(Config, EmptyTextIsTheDefaults) {
 TEST(Config, ErrorsNameTheLine) {
   EXPECT_NE(error_of("selfplay {\n  threads: 2\n  bogus: 3\n}\n").find("line 3"), std::string::npos);
   EXPECT_NE(error_of("selfplay {\n  threads: 2\n  bogus: 3\n}\n").find("bogus"), std::string::npos);
-  const std::string range = error_of("search {\n  algorithm: \"puct\"\n}\nselfplay {\n\n  threads: 0\n}\n");
+  const std::string range = error_of("search {\n  algorithm: \"puct\"\n}\nselfplay {\n\n  threads: 300\n}\n");
   EXPECT_NE(range.find("line 6"), std::string::npos) << range;
-  EXPECT_NE(range.find("selfplay.threads = 0 is out of range 1..256"), std::string::npos) << range;
+  EXPECT_NE(range.find("selfplay.threads = 300 is out of range 0..256"), std::string::npos) << range;
   EXPECT_NE(error_of("search { algorithm: \"alphabeta\" }").find("search.algorithm"), std::string::npos);
   EXPECT_NE(error_of("network { blocks: 0 }").find("network.blocks"), std::string::npos);
   EXPECT_NE(error_of("selfplay { threads: \"two\" }").find("line 1"), std::string::npos);

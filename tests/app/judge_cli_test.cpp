@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "app/commands.h"
-#include "tests/app/cli_util.h"
+#include "tests/support/cli_util.h"
 
 namespace xq::app {
 namespace {

@@ -1,7 +1,7 @@
 // `xqzero match` end to end: random against greedy, openings and game files, xqzero against
 // the built binary running as an external UCI engine, and usage errors.
 #include <gtest/gtest.h>
-#include "../nn/tiny_net.h"
+#include "tests/support/tiny_net.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "app/commands.h"
-#include "tests/app/cli_util.h"
+#include "tests/support/cli_util.h"
 #include "nn/checkpoint.h"
 #include "nn/network.h"
 

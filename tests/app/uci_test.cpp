@@ -3,7 +3,7 @@
 // go values (one bestmove per go), long input, bounded reports on a large kept tree, and
 // the time manager's budgets.
 #include <gtest/gtest.h>
-#include "../nn/tiny_net.h"
+#include "tests/support/tiny_net.h"
 
 #include <unistd.h>
 

@@ -2,8 +2,8 @@
 #include <gtest/gtest.h>
 
 #include "core/movegen.h"
-#include "tests/core/perft_cases.h"
-#include "tests/core/test_util.h"
+#include "tests/support/perft_cases.h"
+#include "tests/support/test_util.h"
 
 namespace xq {
 namespace {

@@ -1,8 +1,8 @@
-// Depth 5 of every row of tests/core/perft_cases.h (about 400 million leaves): labelled slow.
+// Depth 5 of every row of tests/support/perft_cases.h (about 400 million leaves): labelled slow.
 #include <gtest/gtest.h>
 
 #include "core/perft.h"
-#include "tests/core/perft_cases.h"
+#include "tests/support/perft_cases.h"
 
 namespace xq {
 namespace {

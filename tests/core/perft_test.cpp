@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "core/perft.h"
-#include "tests/core/perft_cases.h"
+#include "tests/support/perft_cases.h"
 
 namespace xq {
 namespace {

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "nn/batching_evaluator.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

@@ -11,7 +11,7 @@
 #include "nn/checkpoint.h"
 #include "nn/net_config.h"
 #include "nn/torch_evaluator.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

@@ -2,7 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "nn/encoding.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

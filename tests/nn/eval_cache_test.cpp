@@ -5,7 +5,7 @@
 #include <thread>
 
 #include "nn/eval_cache.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

@@ -6,7 +6,7 @@
 #include "nn/evaluator.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
-#include "nn_test_util.h"
-#include "tiny_net.h"
+#include "tests/support/nn_test_util.h"
+#include "tests/support/tiny_net.h"
 
 namespace xq::nn {
 namespace {
@@ -36,6 +36,27 @@ TEST(Factory, StacksWrappersByConfig) {
   ec.set_max_batch(1);
   ec.set_precision("float32");
   EXPECT_EQ(make_evaluator(ec, tiny())->describe(), "torch(cpu, float32, 1x8)");
+}
+
+TEST(Factory, BatchesNoLargerThanWhatCanBeInFlight) {
+  xqzero::EvaluatorConfig ec;
+  ec.set_name("test");
+  ec.set_cache_entries(0);
+  ec.set_max_batch(64);
+  EXPECT_EQ(make_evaluator(ec, tiny(), 12)->describe(), "batching(max 12, 1000 us) <- test");
+  EXPECT_EQ(make_evaluator(ec, tiny(), 100)->describe(), "batching(max 64, 1000 us) <- test");
+  EXPECT_EQ(make_evaluator(ec, tiny(), 1)->describe(), "test") << "one leaf at a time needs no batching";
+}
+
+TEST(Factory, WeightsNameUniformOrACheckpointOfItsOwnArchitecture) {
+  EXPECT_TRUE(is_uniform_weights(""));
+  EXPECT_TRUE(is_uniform_weights("Uniform"));
+  EXPECT_TRUE(is_uniform_weights("<uniform>"));
+  EXPECT_FALSE(is_uniform_weights("net.xqz"));
+  xqzero::EvaluatorConfig ec;
+  ec.set_max_batch(8);
+  EXPECT_EQ(make_weights_evaluator("uniform", ec, 4)->describe(), "uniform");
+  EXPECT_THROW(make_weights_evaluator("/nonexistent/net.xqz", ec), std::runtime_error);
 }
 
 TEST(Factory, FullStackAnswersFromManyThreads) {

@@ -10,8 +10,8 @@
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
 #include "nn/torch_evaluator.h"
-#include "nn_test_util.h"
-#include "perturbed_net.h"
+#include "tests/support/nn_test_util.h"
+#include "tests/support/perturbed_net.h"
 
 namespace xq::nn {
 namespace {

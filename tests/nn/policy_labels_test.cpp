@@ -5,7 +5,7 @@
 #include <set>
 
 #include "nn/policy_labels.h"
-#include "nn_test_util.h"
+#include "tests/support/nn_test_util.h"
 
 namespace xq::nn {
 namespace {

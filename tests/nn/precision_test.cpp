@@ -10,9 +10,9 @@
 #include "nn/output_check.h"
 #include "nn/planes.h"
 #include "nn/torch_evaluator.h"
-#include "nn_test_util.h"
-#include "perturbed_net.h"
-#include "tiny_net.h"
+#include "tests/support/nn_test_util.h"
+#include "tests/support/perturbed_net.h"
+#include "tests/support/tiny_net.h"
 
 namespace xq::nn {
 namespace {

@@ -11,7 +11,7 @@
 #include "core/move_parse.h"
 #include "selfplay/search.h"
 #include "selfplay/search_driver.h"
-#include "tests/selfplay/test_positions.h"
+#include "tests/support/test_positions.h"
 
 namespace xq::selfplay {
 namespace {

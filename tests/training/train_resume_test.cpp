@@ -350,5 +350,68 @@ TEST_F(TrainRun, BadConfigsLeaveTheRunDirectoryIntact) {
   expect_intact("a stored config that does not validate");
 }
 
+
+// A trainer without self-play of its own (selfplay.threads 0) and two self-play workers
+// (`xqzero selfplay --follow`) on one run directory: the workers' files do not collide and
+// carry the net that played them, the trainer trains on both workers' games (it waits for
+// them), and a worker picks up the trainer's newer checkpoint.
+TEST_F(TrainRun, TrainsOnTheGamesOfTwoWorkers) {
+  write_text(config_, config_with("selfplay { threads: 1", "selfplay { threads: 0"));
+  const fs::path tlog = dir_ / "trainer.txt";
+  const pid_t trainer = spawn(args({"--max-steps", "30"}), tlog, tlog);
+  ASSERT_GT(trainer, 0);
+  // The trainer writes config.textproto and the first checkpoint before waiting for games.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (latest_step(run_) < 0 && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_EQ(latest_step(run_), 0) << slurp(tlog);
+  auto worker = [&](const std::string& id) {
+    const fs::path log = dir_ / (id + ".txt");
+    return std::make_pair(spawn({XQZERO_BINARY, "selfplay", "--follow", run_.string(), "--worker-id", id, "--quiet"},
+                                log, log),
+                          log);
+  };
+  const auto w1 = worker("w1"), w2 = worker("w2");
+  const Finished t = wait_for(trainer, tlog, tlog);
+  EXPECT_TRUE(t.exited && t.code == 0) << t.out;
+  EXPECT_EQ(latest_step(run_), 30) << t.out;
+  // The workers look at `latest` every two seconds: wait (a watchdog, not a timing
+  // assertion) until a game of a newer net is on disk.
+  auto newer_net_seen = [&] {
+    for (const auto& file : selfplay::list_record_files((run_ / "games").string()))
+      for (const auto& g : selfplay::read_record_file(file))
+        if (g.network() != checkpoint_name(0)) return true;
+    return false;
+  };
+  const auto newer_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+  while (!newer_net_seen() && std::chrono::steady_clock::now() < newer_deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Workers stop cleanly on SIGTERM, writing the games they finished.
+  for (const auto& w : {w1, w2}) kill(w.first, SIGTERM);
+  for (const auto& w : {w1, w2}) {
+    const Finished f = wait_for(w.first, w.second, w.second);
+    EXPECT_TRUE(f.exited && f.code == 0) << f.out;
+  }
+  std::map<std::string, int> games_by_worker, games_by_net;
+  for (const auto& file : selfplay::list_record_files((run_ / "games").string())) {
+    const std::string name = fs::path(file).filename().string();
+    const std::string who = name.rfind("worker-w1-", 0) == 0 ? "w1" : name.rfind("worker-w2-", 0) == 0 ? "w2" : name;
+    for (const auto& g : selfplay::read_record_file(file)) {
+      ++games_by_worker[who];
+      ++games_by_net[g.network()];
+    }
+  }
+  EXPECT_GT(games_by_worker["w1"], 0);
+  EXPECT_GT(games_by_worker["w2"], 0);
+  EXPECT_EQ(games_by_worker.size(), 2u) << "only the workers' files (the trainer plays no games)";
+  EXPECT_GT(games_by_net[checkpoint_name(0)], 0);
+  EXPECT_GE(games_by_net.size(), 2u) << "the workers switched to a newer checkpoint";
+  // The trainer counted worker games in its metrics.
+  const std::string metrics = slurp(run_ / "metrics.jsonl");
+  const size_t at = metrics.rfind("\"worker_games\":");
+  ASSERT_NE(at, std::string::npos);
+  EXPECT_GT(std::atoll(metrics.c_str() + at + 15), 0);
+}
+
 }  // namespace
 }  // namespace xq::training

@@ -1,6 +1,6 @@
 // Training data, the replay window and the trainer.
 #include <gtest/gtest.h>
-#include "../nn/tiny_net.h"
+#include "tests/support/tiny_net.h"
 
 #include <zlib.h>
 
@@ -138,6 +138,32 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   EXPECT_TRUE(read_new(scanner, [&](const std::string& w) { warnings.push_back(w); }).empty());
   selfplay::write_record_file((dir / "c.rec.gz").string(), games);
   EXPECT_EQ(read_new(scanner, [](const std::string&) {}).size(), games.size());
+  fs::remove_all(dir);
+}
+
+// Files from other writers (self-play workers) are found whatever their names sort like,
+// and `accept` passes over a writer's own files for good.
+TEST(RecordScanner, FindsOtherWritersFilesAndSkipsOwnOnes) {
+  const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_workers_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const auto games = some_games(2);
+  RecordScanner scanner(dir.string());
+  auto scan = [&] {
+    std::vector<xqzero::GameRecord> read;
+    scanner.scan_new([](const std::string&) {},
+                     [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { read.push_back(std::move(g)); },
+                     [](const std::string& name) { return name.rfind("selfplay-", 0) != 0; });
+    return read.size();
+  };
+  selfplay::write_record_file((dir / "worker-b-000001.rec.gz").string(), games);
+  selfplay::write_record_file((dir / "selfplay-000001.rec.gz").string(), games);
+  EXPECT_EQ(scan(), games.size());
+  // A file whose name sorts before those already read (a worker with another name) is found.
+  selfplay::write_record_file((dir / "worker-a-000001.rec.gz").string(), games);
+  selfplay::write_record_file((dir / "selfplay-000002.rec.gz").string(), games);
+  EXPECT_EQ(scan(), games.size());
+  EXPECT_EQ(scan(), 0u);
   fs::remove_all(dir);
 }
 

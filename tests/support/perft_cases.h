@@ -1,4 +1,4 @@
-// The perft reference table of tests/core/perft_cases.h, shared by the fast and slow perft tests.
+// The perft reference table, shared by the fast and slow perft tests and `xqzero bench movegen`.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,47 @@
+// The newest net of a run directory, for self-play workers that feed a trainer through a
+// shared run directory (`xqzero selfplay --follow RUN_DIR`, README "Scaling out"): the
+// checkpoint `latest` names, on the given evaluator settings. current() looks at `latest`
+// again at most every `recheck_ms` and switches to a newer checkpoint; a game in progress
+// keeps the net it started with (selfplay::GameEvaluator holds it). A newer checkpoint that
+// does not load is reported once and the current net kept.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "config.pb.h"
+#include "selfplay/selfplay.h"
+
+namespace xq::training {
+
+class RunFollower {
+ public:
+  using Warn = std::function<void(const std::string&)>;
+  // Loads the checkpoint `latest` names now; throws RunDirError (no `latest`, or it names no
+  // checkpoint) or the checkpoint's load error, naming the file.
+  RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, int max_in_flight, Warn warn,
+              int recheck_ms = 2000);
+
+  // The net to start a game with (thread-safe).
+  selfplay::GameEvaluator current();
+  // The checkpoint in use ("ckpt-00001234.xqz").
+  std::string checkpoint() const;
+
+ private:
+  std::string latest_name() const;  // what `latest` names now
+  selfplay::GameEvaluator load(const std::string& name) const;
+
+  std::string run_dir_;
+  xqzero::EvaluatorConfig evaluator_;
+  int max_in_flight_;
+  Warn warn_;
+  std::chrono::milliseconds recheck_;
+  mutable std::mutex mutex_;
+  selfplay::GameEvaluator net_;
+  std::string failed_;  // a newer checkpoint that did not load (reported once)
+  std::chrono::steady_clock::time_point next_check_;
+};
+
+}  // namespace xq::training
