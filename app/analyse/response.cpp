@@ -12,11 +12,14 @@ namespace xq::app::analyse {
 
 namespace {
 
-using nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the order written: id and ply first
 using selfplay::Proven;
 
 // Probabilities and values to 5 decimals (the tree keeps priors to 1/65535).
-double rounded(double x) { return std::round(x * 1e5) / 1e5; }
+double rounded(double x) {
+  const double r = std::round(x * 1e5) / 1e5;
+  return r == 0 ? 0.0 : r;  // no "-0.0"
+}
 
 json id_json(const std::string& id) { return id.empty() ? json(nullptr) : json(id); }
 
