@@ -114,4 +114,10 @@ void write_file_atomically(const std::string& path, const std::string& text) {
   }
 }
 
+std::string read_latest(const std::string& path) {
+  std::string s = read_file(path, 4096, "run file 'latest'");
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
+  return s;
+}
+
 }  // namespace xq::training

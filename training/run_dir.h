@@ -42,6 +42,10 @@ int64_t checkpoint_step(const std::string& name);
 // The checkpoint files in `dir` (names only), highest step first; none when `dir` is missing.
 std::vector<std::string> checkpoints_newest_first(const std::string& dir);
 
+// The checkpoint name a run's `latest` file holds (read with a 4 KiB bound, trailing
+// whitespace removed); throws FileError naming the file when it cannot be read.
+std::string read_latest(const std::string& path);
+
 // Writes `text` to "<path>.tmp", fsyncs it, renames it over `path` and fsyncs the directory,
 // so `path` holds either its old or its new contents whatever happens. Throws RunDirError.
 void write_file_atomically(const std::string& path, const std::string& text);

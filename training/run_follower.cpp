@@ -1,6 +1,5 @@
 #include "training/run_follower.h"
 
-#include "core/input_file.h"
 #include "nn/evaluator_factory.h"
 #include "training/run_dir.h"
 
@@ -20,11 +19,7 @@ RunFollower::RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator,
   next_check_ = std::chrono::steady_clock::now() + recheck_;
 }
 
-std::string RunFollower::latest_name() const {
-  std::string s = read_file(run_dir_ + "/latest", 4096, "run file 'latest'");
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
+std::string RunFollower::latest_name() const { return read_latest(run_dir_ + "/latest"); }
 
 selfplay::GameEvaluator RunFollower::load(const std::string& name) const {
   return selfplay::GameEvaluator{

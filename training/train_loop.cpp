@@ -37,14 +37,8 @@ namespace xq::training {
 
 namespace {
 
-// The run's small files, bounded: a config is a few KB, `latest` one line.
+// A config is a few KB of text; more is not a config.
 constexpr size_t kMaxConfigBytes = size_t(16) << 20;
-constexpr size_t kMaxLatestBytes = 4096;
-
-std::string trim(std::string s) {
-  while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
-  return s;
-}
 
 std::string fmt(const char* f, double x) {
   char buf[64];
@@ -269,7 +263,7 @@ void TrainLoop::resume() {
   rng_heldout_.seed(uint64_t(tc().seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const bool has_latest = fs::exists(latest_path_);
   latest_named_ =
-      has_latest ? trim(xq::read_file(latest_path_.string(), kMaxLatestBytes, "run file 'latest'")) : "";
+      has_latest ? read_latest(latest_path_.string()) : "";
   if (has_latest && checkpoint_step(latest_named_) < 0)
     err_ << "train: warning: " << latest_path_.string() << " names '" << latest_named_ << "', not a checkpoint\n";
   else if (!has_latest && !checkpoints_newest_first(ckpt_dir_.string()).empty())
