@@ -54,15 +54,15 @@ NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) 
 }
 
 std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor planes) {
-  Heads h = run(std::move(planes), false);
+  Heads h = heads(tower(std::move(planes)), false);
   return {h.policy, h.wdl};
 }
 
 NetworkImpl::Heads NetworkImpl::forward_heads(const torch::Tensor& compact) {
-  return run(expand_planes(compact, config_.history(), stem_->weight.scalar_type()), bool(material_fc_));
+  return heads(tower(expand_planes(compact, config_.history(), stem_->weight.scalar_type())), true);
 }
 
-NetworkImpl::Heads NetworkImpl::run(torch::Tensor x, bool with_material) {
+torch::Tensor NetworkImpl::tower(torch::Tensor x) {
   x = torch::relu(stem_bn_(stem_(x)));
   for (Block& b : blocks_) {
     torch::Tensor y = torch::relu(b.bn1(b.conv1(x)));
@@ -74,13 +74,25 @@ NetworkImpl::Heads NetworkImpl::run(torch::Tensor x, bool with_material) {
     }
     x = torch::relu(x + y);
   }
-  const int64_t batch = x.size(0);
-  torch::Tensor policy = policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({batch, -1});
-  torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({batch, -1});
+  return x;
+}
+
+NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_material) {
+  Heads out = value_heads(x, with_material);
+  out.policy = policy_head(x);
+  return out;
+}
+
+torch::Tensor NetworkImpl::policy_head(const torch::Tensor& x) {
+  return policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({x.size(0), -1});
+}
+
+NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_material) {
+  torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({x.size(0), -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
   const torch::Tensor hidden = torch::relu(value_fc1_(v));
-  Heads out{policy, value_fc2_(hidden), torch::Tensor()};
-  if (with_material) out.material = material_fc_(hidden).squeeze(1);
+  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor()};
+  if (with_material && material_fc_) out.material = material_fc_(hidden).squeeze(1);
   return out;
 }
 

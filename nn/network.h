@@ -39,6 +39,14 @@ class NetworkImpl : public torch::nn::Module {
     torch::Tensor policy, wdl, material;
   };
   Heads forward_heads(const torch::Tensor& compact);
+  // forward_heads in parts, so a trainer can run them in different precisions: the tower
+  // (stem and residual blocks) on input planes -> features [B, channels, 10, 9]; the heads on
+  // those features: every head, the policy map alone, or the value and material heads alone
+  // (policy undefined; material only when asked and present).
+  torch::Tensor tower(torch::Tensor planes);
+  Heads heads(const torch::Tensor& features, bool with_material);
+  torch::Tensor policy_head(const torch::Tensor& features);
+  Heads value_heads(const torch::Tensor& features, bool with_material);
 
   const xqzero::NetworkConfig& config() const { return config_; }
   int64_t parameter_count() const;
@@ -60,7 +68,6 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
   torch::nn::Linear material_fc_{nullptr};
 
-  Heads run(torch::Tensor planes, bool with_material);
 };
 TORCH_MODULE(Network);
 

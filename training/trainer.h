@@ -11,8 +11,8 @@
 // the net to the targets) and the entropy of the batch's mean W/D/L target (what a net that
 // knew only the class frequencies would score).
 // Optimisers: SGD with Nesterov momentum, or AdamW. Schedules: constant, step, cosine.
-// Gradient-norm clipping. Under precision bfloat16 (the default on CUDA) the forward pass and
-// losses run under bfloat16 autocast.
+// Gradient-norm clipping. Under precision bfloat16 (the default on CUDA and on CPUs with native
+// bfloat16) the tower runs under bfloat16 autocast; the heads and the losses in float32.
 #pragma once
 
 #include <memory>
