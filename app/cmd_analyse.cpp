@@ -34,11 +34,9 @@ int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::os
     return 0;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
-  if (args.has("device")) config.mutable_evaluator()->set_device(args.get("device"));
-  validate_config(config);
-  const std::string model = args.has("model") ? args.get("model") : config.evaluator().weights();
-  if (model.empty()) throw UsageError("analyse needs --model CKPT (or --model uniform)");
+  const ModelConfig setup = load_model_config(args, "analyse");
+  const xqzero::Config& config = setup.config;
+  const std::string& model = setup.model;
 
   analyse::AnalysisEngine::Options options;
   options.leaves_per_round = config.search().leaves_per_batch();

@@ -6,6 +6,7 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
+#include "app/distributed_args.h"
 #include "bench/mcts_bench.h"
 #include "bench/movegen_bench.h"
 #include "bench/train_bench.h"
@@ -96,7 +97,9 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
   if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
     return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
-  const Args args(argv, {"depth", "repeats", "config", "seconds", "threads", "tree-visits", "algorithm"}, {});
+  std::vector<std::string> options{"depth", "repeats", "config", "seconds", "threads", "tree-visits", "algorithm"};
+  options.insert(options.end(), distributed_option_names().begin(), distributed_option_names().end());
+  const Args args(argv, options, {});
   if (args.help()) {
     out << "usage: xqzero bench <name> [options]\n"
            "  movegen [--depth N] [--repeats R]   single-thread perft on three reference positions\n"
@@ -109,6 +112,9 @@ int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "                                      position with the uniform evaluator (no net)\n"
            "  train [--config F] [--seconds S]    trainer samples/s with its data path against a bare\n"
            "                                      forward+backward loop (default: embedded config, 10 s)\n"
+           "  train --world-size N --rank R [--master H:P] [--dist-timeout S]\n"
+           "                                      the same over N data-parallel ranks (c10d/Gloo):\n"
+           "                                      start it once per rank\n"
            "  nn [options]                        network and batching evaluator throughput\n"
            "  nncheck [options]                   GPU-vs-CPU numerical check (xqzero bench nn --help)\n";
     return 0;
@@ -133,7 +139,9 @@ int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     return 0;
   }
   if (name == "train") {
-    bench::run_train_bench(out, load_config(args.get("config")), double(args.get_int("seconds", 10, 1, 3600)));
+    training::DistributedOptions d = distributed_options(args);
+    if (!args.has("dist-timeout")) d.timeout_s = 120;
+    bench::run_train_bench(out, load_config(args.get("config")), double(args.get_int("seconds", 10, 1, 3600)), d);
     return 0;
   }
   throw UsageError("unknown benchmark '" + name + "'");

@@ -28,11 +28,9 @@ int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::os
   }
   if (args.positional().size() != 1) throw UsageError("evalset needs one FILE");
   const std::string path = args.positional()[0];
-  xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
-  if (args.has("device")) config.mutable_evaluator()->set_device(args.get("device"));
-  validate_config(config);
-  const std::string model = args.has("model") ? args.get("model") : config.evaluator().weights();
-  if (model.empty()) throw UsageError("evalset needs --model CKPT (or --model uniform)");
+  const ModelConfig setup = load_model_config(args, "evalset");
+  const xqzero::Config& config = setup.config;
+  const std::string& model = setup.model;
   const auto set = analyse::parse_evalset(read_file(path, size_t(64) << 20, "evalset"), path);
 
   analyse::EvalsetOptions options;

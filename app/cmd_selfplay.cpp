@@ -94,7 +94,7 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
                                  [&](const std::string& w) { err << "selfplay: warning: " << w << "\n"; });
   selfplay::RecordWriter writer(run + "/games", "worker-" + id, config.selfplay().games_per_file());
   std::mutex writer_mutex;
-  selfplay::SelfplayRunner runner(selfplay::selfplay_options(config), [&] { return follower.current(); },
+  selfplay::SelfplayRunner runner(selfplay::selfplay_options(config), [&](int thread) { return follower.current(thread); },
                                   [&](xqzero::GameRecord&& g) {
                                     std::lock_guard<std::mutex> lock(writer_mutex);
                                     writer.add(std::move(g));
@@ -180,14 +180,17 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
   if (args.has("model")) config.mutable_evaluator()->set_weights(args.get("model"));
   validate_config(config);
 
-  const auto evaluator = nn::make_evaluator(config.evaluator(), config.network());
-  selfplay::SelfplayOptions options = selfplay::selfplay_options(config);
-  options.network_id = config.evaluator().name() == "torch"
-                           ? (config.evaluator().weights().empty() ? "init:" + nn::short_name(config.network())
-                                                                   : config.evaluator().weights())
-                           : config.evaluator().name();
+  const selfplay::SelfplayOptions options = selfplay::selfplay_options(config);
+  const std::string network_id = config.evaluator().name() == "torch"
+                                     ? (config.evaluator().weights().empty() ? "init:" + nn::short_name(config.network())
+                                                                             : config.evaluator().weights())
+                                     : config.evaluator().name();
+  selfplay::DeviceNets nets;  // one evaluator per evaluator.devices entry (or device)
+  for (auto& e : nn::make_evaluators(config.evaluator(), config.network()))
+    nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), network_id});
   selfplay::RecordWriter writer(args.get("out"), "selfplay", config.selfplay().games_per_file());
-  selfplay::SelfplayRunner runner(options, *evaluator, [&](xqzero::GameRecord&& g) { writer.add(std::move(g)); });
+  selfplay::SelfplayRunner runner(options, [&](int thread) { return nets.for_thread(thread); },
+                                  [&](xqzero::GameRecord&& g) { writer.add(std::move(g)); });
 
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -204,7 +207,7 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
   writer.flush();
   print_progress(out, runner.stats(), elapsed(), "done: ");
   const auto& s = runner.stats();
-  out << "evaluator: " << evaluator->describe() << "\n";
+  for (const auto& net : nets.per_device) out << "evaluator: " << net.evaluator->describe() << "\n";
   out << "records: " << writer.games_written() << " games in " << writer.files_written() << " files under "
       << args.get("out") << "\n";
   if (s.no_resign_games.load() > 0)

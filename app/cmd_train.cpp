@@ -5,6 +5,7 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
+#include "app/distributed_args.h"
 #include "training/run_dir.h"
 #include "training/train_loop.h"
 
@@ -16,7 +17,9 @@ extern "C" void on_signal(int) { g_stop = true; }
 }  // namespace
 
 int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv, {"config", "run-dir", "max-seconds", "max-steps", "device", "set"}, {});
+  std::vector<std::string> options{"config", "run-dir", "max-seconds", "max-steps", "device", "set"};
+  options.insert(options.end(), distributed_option_names().begin(), distributed_option_names().end());
+  const Args args(argv, options, {});
   if (args.help()) {
     out << "usage: xqzero train [--config F] [--run-dir DIR] [--max-seconds S] [--max-steps N] [--device D]\n"
            "Runs self-play and training together (the main job).\n"
@@ -30,6 +33,15 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "                   training.learning_rate=0.01 (repeatable; recorded in config.textproto)\n"
            "                   (these three hold for this invocation, resumed or not, and are not\n"
            "                   written to the run's config.textproto)\n"
+           "Data-parallel training over torch c10d (Gloo), N processes on one run directory:\n"
+           "  --world-size N   number of trainer processes (ranks); default 1 or $WORLD_SIZE\n"
+           "  --rank R         this process's rank, 0..N-1; default 0 or $RANK\n"
+           "  --master H:P     rank 0's rendezvous address; default $MASTER_ADDR:$MASTER_PORT or\n"
+           "                   127.0.0.1:29500\n"
+           "  --dist-timeout S seconds to wait for the other ranks (rendezvous, each exchange);\n"
+           "                   default 1800\n"
+           "                   Rank 0 runs the in-process self-play and writes checkpoints, latest\n"
+           "                   and metrics; every rank trains on its share of each batch.\n"
            "Ctrl-C (SIGINT) or SIGTERM ends the run cleanly with a checkpoint; kill -9 loses at most\n"
            "the games being played and the steps since the last checkpoint. One trainer at a time\n"
            "per run directory (a lock file in it).\n";
@@ -47,6 +59,7 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (args.has("device")) o.device = args.get("device");
   if (args.has("max-seconds")) o.max_seconds = args.get_int("max-seconds", 0, 0, INT64_MAX);
   if (args.has("max-steps")) o.max_steps = args.get_int("max-steps", 0, 0, INT64_MAX);
+  o.distributed = distributed_options(args);  // torchrun's variables, then the flags
   if (const std::string why = training::prepare_run_dir(o.run_dir); !why.empty())
     throw UsageError("option --run-dir: " + why);
   g_stop = false;

@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "app/args.h"
 #include "core/errors.h"
 #include "core/input_file.h"
 
@@ -33,6 +34,16 @@ xqzero::Config load_config(const std::string& path, const std::vector<std::strin
     throw ConfigError(std::string("after --set: ") + e.what());
   }
   return config;
+}
+
+ModelConfig load_model_config(const Args& args, const std::string& command) {
+  ModelConfig m;
+  m.config = load_config(args.get("config"), args.get_all("set"));
+  if (args.has("device")) m.config.mutable_evaluator()->set_device(args.get("device"));
+  validate_config(m.config);
+  m.model = args.has("model") ? args.get("model") : m.config.evaluator().weights();
+  if (m.model.empty()) throw UsageError(command + " needs --model CKPT (or --model uniform)");
+  return m;
 }
 
 }  // namespace xq::app

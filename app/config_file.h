@@ -27,4 +27,15 @@ using training::apply_setting;
 // line's `--set section.field=value` overrides in order, and validates the result.
 xqzero::Config load_config(const std::string& path, const std::vector<std::string>& settings = {});
 
+// What a command that evaluates one net (analyse, evalset) starts from: the configuration of
+// --config and --set with --device over the evaluator's device, validated; and the model of
+// --model, else the configuration's evaluator.weights ("uniform" for no net). Throws a
+// UsageError naming `command` when there is no model.
+struct ModelConfig {
+  xqzero::Config config;
+  std::string model;
+};
+class Args;
+ModelConfig load_model_config(const Args& args, const std::string& command);
+
 }  // namespace xq::app

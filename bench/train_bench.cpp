@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <stdexcept>
 
 #include "nn/net_config.h"
 #include "selfplay/selfplay.h"
@@ -12,7 +13,51 @@
 
 namespace xq::bench {
 
-void run_train_bench(std::ostream& out, const xqzero::Config& config, double seconds) {
+namespace {
+
+// Data-parallel: every rank steps on its share until rank 0's clock says stop (the ranks agree
+// each step, so they stop at the same step); no bare-loop comparison.
+void run_distributed_train_bench(std::ostream& out, const xqzero::Config& config, double seconds,
+                                 const training::ReplayWindow& window, const training::DistributedOptions& d) {
+  const xqzero::TrainingConfig& tc = config.training();
+  const int share = tc.batch_size() / d.world_size;
+  if (share * d.world_size != tc.batch_size())
+    throw std::invalid_argument("training.batch_size must be a multiple of the world size");
+  auto collective = training::Collective::connect(d);
+  training::Trainer trainer(config.network(), tc);
+  trainer.join(*collective);
+  std::mt19937_64 rng(1 + uint64_t(d.rank));
+  std::vector<training::TrainingPosition> batch;
+  window.sample(share, rng, batch);
+  trainer.step(batch);  // warm-up
+  const auto start = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  int64_t steps = 0;
+  for (;;) {
+    std::vector<int64_t> done{d.rank == 0 && since() >= seconds};
+    collective->max(done);
+    if (done[0]) break;
+    window.sample(share, rng, batch);
+    trainer.step(batch);
+    ++steps;
+  }
+  const double elapsed = since();
+  trainer.average_buffers();  // BatchNorm statistics, each rank's own until now
+  char line[200];
+  out << "net " << nn::short_name(config.network()) << " on " << trainer.device_name() << ", batch "
+      << tc.batch_size() << " over " << d.world_size << " ranks (this is rank " << d.rank << "), " << tc.optimizer()
+      << ", window " << window.window_size() << " positions\n";
+  std::snprintf(line, sizeof line, "%-40s %10.0f\n", "trainer samples/s, all ranks", double(steps) * tc.batch_size() / elapsed);
+  out << line;
+  std::snprintf(line, sizeof line, "%-40s %10x\n", "weights checksum (equal on every rank)",
+                unsigned(trainer.weights_checksum() & 0xffffffffu));
+  out << line;
+}
+
+}  // namespace
+
+void run_train_bench(std::ostream& out, const xqzero::Config& config, double seconds,
+                     const training::DistributedOptions& distributed) {
   const xqzero::TrainingConfig& tc = config.training();
   const int batch_size = tc.batch_size();
   // Data: quick self-play with the uniform evaluator, every move a target.
@@ -25,6 +70,7 @@ void run_train_bench(std::ostream& out, const xqzero::Config& config, double sec
   selfplay::SelfplayRunner runner(sp, uniform,
                                   [&](xqzero::GameRecord&& g) { window.add(training::positions_of(g)); });
   while (window.total_added() < 4 * int64_t(batch_size)) runner.run(uint64_t(sp.games_per_thread));
+  if (distributed.enabled()) return run_distributed_train_bench(out, config, seconds, window, distributed);
 
   training::Trainer trainer(config.network(), tc);
   std::mt19937_64 rng(1);

@@ -1,6 +1,7 @@
 #include "nn/evaluator_factory.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "nn/batching_evaluator.h"
 #include "nn/eval_cache.h"
@@ -51,6 +52,39 @@ std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xq
     base.set_weights(weights);
   }
   return make_evaluator(base, xqzero::NetworkConfig(), max_in_flight);
+}
+
+namespace {
+
+// `build` on each device of `ec`, with its share of the leaves in flight.
+template <class Build>
+std::vector<std::shared_ptr<Evaluator>> per_device(const xqzero::EvaluatorConfig& ec, int max_in_flight, Build build) {
+  const std::vector<std::string> devices = evaluator_devices(ec);
+  const int n = int(devices.size());
+  const int share = max_in_flight > 0 ? (max_in_flight + n - 1) / n : 0;
+  std::vector<std::shared_ptr<Evaluator>> out;
+  for (const std::string& device : devices) {
+    xqzero::EvaluatorConfig one = ec;
+    one.set_device(device);
+    one.clear_devices();
+    out.push_back(build(one, share));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<Evaluator>> make_evaluators(const xqzero::EvaluatorConfig& ec,
+                                                        const xqzero::NetworkConfig& nc, int max_in_flight) {
+  return per_device(ec, max_in_flight,
+                    [&](const xqzero::EvaluatorConfig& one, int share) { return make_evaluator(one, nc, share); });
+}
+
+std::vector<std::shared_ptr<Evaluator>> make_weights_evaluators(const std::string& weights,
+                                                                const xqzero::EvaluatorConfig& base, int max_in_flight) {
+  return per_device(base, max_in_flight, [&](const xqzero::EvaluatorConfig& one, int share) {
+    return make_weights_evaluator(weights, one, share);
+  });
 }
 
 }  // namespace xq::nn

@@ -15,9 +15,11 @@
 // that cannot come (one match game, a few analysis searches).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "config.pb.h"
 #include "nn/evaluator.h"
+#include "nn/net_config.h"  // evaluator_devices
 
 namespace xq::nn {
 
@@ -34,5 +36,15 @@ bool is_uniform_weights(const std::string& weights);
 // (CheckpointError, FileError, std::invalid_argument) naming the file and the problem.
 std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
                                                   int max_in_flight = 0);
+
+// One evaluator per device of evaluator_devices(), each as make_evaluator (or
+// make_weights_evaluator) builds it on that device; `max_in_flight` is the total over all
+// devices (each gets its even share, rounded up).
+std::vector<std::shared_ptr<Evaluator>> make_evaluators(const xqzero::EvaluatorConfig& evaluator,
+                                                        const xqzero::NetworkConfig& network = xqzero::NetworkConfig(),
+                                                        int max_in_flight = 0);
+std::vector<std::shared_ptr<Evaluator>> make_weights_evaluators(const std::string& weights,
+                                                                const xqzero::EvaluatorConfig& base,
+                                                                int max_in_flight = 0);
 
 }  // namespace xq::nn

@@ -2,14 +2,14 @@
 
 #include <google/protobuf/descriptor.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "proto/config_check.h"
+#include "util/text.h"
 
 namespace xq::nn {
 
-using config::check_choice;
-using config::check_range;
 
 namespace {
 
@@ -32,25 +32,31 @@ std::string field_text(const google::protobuf::Message& m, const google::protobu
 
 }  // namespace
 
+// The ranges and choices are beside each field in proto/config.proto; here only what relates
+// two fields.
 void validate(const xqzero::NetworkConfig& c) {
-  check_range("network.blocks", c.blocks(), 1, 64);
-  check_range("network.channels", c.channels(), 8, 512);
-  check_range("network.se_ratio", c.se_ratio(), 1, 64);
-  check_range("network.history", c.history(), 0, 7);
-  check_range("network.value_channels", c.value_channels(), 1, 64);
-  check_range("network.value_hidden", c.value_hidden(), 8, 1024);
+  config::check_fields(c, "network");
   if (c.se() && c.channels() / c.se_ratio() < 1)
     throw std::invalid_argument("network.se_ratio = " + std::to_string(c.se_ratio()) + " leaves no SE units for " +
                                 std::to_string(c.channels()) + " channels");
 }
 
 void validate(const xqzero::EvaluatorConfig& c) {
-  check_choice("evaluator.name", c.name(), {"torch", "uniform", "test"});
-  check_choice("evaluator.precision", c.precision(), {"auto", "float32", "float16", "bfloat16"});
-  check_range("evaluator.max_batch", c.max_batch(), 1, 4096);
-  check_range("evaluator.deadline_us", c.deadline_us(), 0, 1000000);
-  check_range("evaluator.cache_entries", c.cache_entries(), 0, 100000000);
-  check_range("evaluator.threads", c.threads(), 0, 256);
+  config::check_fields(c, "evaluator");
+  evaluator_devices(c);  // throws on a malformed list
+}
+
+std::vector<std::string> evaluator_devices(const xqzero::EvaluatorConfig& ec) {
+  if (ec.devices().empty()) return {ec.device()};
+  std::vector<std::string> out;
+  for (std::string part : split_fields(ec.devices(), ',')) {
+    part.erase(std::remove_if(part.begin(), part.end(), [](char c) { return c == ' ' || c == '\t'; }), part.end());
+    if (part.empty())
+      throw std::invalid_argument("evaluator.devices '" + ec.devices() + "' has an empty entry");
+    out.push_back(part);
+  }
+  if (out.size() > 64) throw std::invalid_argument("evaluator.devices lists more than 64 devices");
+  return out;
 }
 
 std::string architecture_difference(const xqzero::NetworkConfig& a, const xqzero::NetworkConfig& b) {

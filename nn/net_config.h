@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "config.pb.h"
 
@@ -11,6 +12,11 @@ namespace xq::nn {
 // "network.blocks = 0 is out of range 1..64".
 void validate(const xqzero::NetworkConfig& config);
 void validate(const xqzero::EvaluatorConfig& config);
+
+// The devices self-play spreads over: evaluator.devices split at commas (blanks ignored), or
+// evaluator.device alone when that is empty. Throws std::invalid_argument naming the field
+// for an empty entry or more than 64.
+std::vector<std::string> evaluator_devices(const xqzero::EvaluatorConfig& evaluator);
 
 // "" when the two architectures are equal; otherwise every differing field, e.g.
 // "blocks: 6 vs 10; se: false vs true" (a's value first). Unset fields count as their default.

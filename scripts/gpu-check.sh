@@ -2,7 +2,8 @@
 # GPU check for xqzero's network and evaluator (docs/architecture.md §6): builds xqzero against the CUDA
 # LibTorch of the machine's PyTorch, compares GPU outputs with a float32 CPU reference for the
 # same weights and positions (`xqzero bench nncheck`), and prints the throughput table
-# (`xqzero bench nn`). Run it in one call on the lent GPU machine, carrying .deps/.
+# (`xqzero bench nn`), and plays a few self-play games spread over two evaluators on the device
+# (`evaluator.devices`). Run it in one call on the lent GPU machine, carrying .deps/.
 #
 # The GPU machine has CUDA, CMake, ninja and PyTorch but no Protobuf C++ package and no
 # network, so Protobuf comes along as Debian packages (carry ".deps/debs", about 4 MB):
@@ -103,8 +104,13 @@ log "throughput on $DEVICE"
 "$XQ" bench nn --device "$DEVICE" --ms "$BENCH_MS" --max-batch "$MAX_BATCH" "${NET[@]}" | tee "$BUILD_DIR.bench.txt" ||
   status=$?
 
+log "self-play spread over two evaluators on $DEVICE (evaluator.devices)"
+"$XQ" selfplay --games 8 --threads 2 --quiet --out "$BUILD_DIR.devices-games" \
+  --set "evaluator.devices=$DEVICE,$DEVICE" --set evaluator.device="$DEVICE" | tee "$BUILD_DIR.devices.txt" ||
+  status=$?
+
 if [[ -n "${OUT:-}" && -d "${OUT:-}" ]]; then
-  cp "$BUILD_DIR.nncheck.txt" "$BUILD_DIR.bench.txt" "$OUT/" 2>/dev/null || true
+  cp "$BUILD_DIR.nncheck.txt" "$BUILD_DIR.bench.txt" "$BUILD_DIR.devices.txt" "$OUT/" 2>/dev/null || true
 fi
 echo
 echo "== summary (device $DEVICE)"

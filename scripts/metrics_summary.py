@@ -42,10 +42,15 @@ def main(argv):
         print("| step | opponent | games | wins | draws | losses | score | Elo |")
         print("|---|---|---|---|---|---|---|---|")
         for m in evals:
+            # Infinite figures are written as null (JSON has no infinity): an Elo is then
+            # infinite in the direction of the score, a margin unbounded.
             margin = m["elo_margin"]
             elo = m["elo"]
-            elo_text = ("+inf" if elo > 0 else "-inf") if math.isinf(elo) else f"{elo:+.0f}"
-            margin_text = "inf" if math.isinf(margin) else f"{margin:.0f}"
+            if elo is None:
+                elo_text = "+inf" if m["score"] > 0.5 else "-inf"
+            else:
+                elo_text = ("+inf" if elo > 0 else "-inf") if math.isinf(elo) else f"{elo:+.0f}"
+            margin_text = "inf" if margin is None or math.isinf(margin) else f"{margin:.0f}"
             print(f"| {m['step']} | {m['opponent']} | {m['games']} | {m['wins']} | {m['draws']} | "
                   f"{m['losses']} | {m['score']:.3f} | {elo_text} +/- {margin_text} |")
     return 0

@@ -9,6 +9,7 @@ packages=(
   libprotobuf-dev protobuf-compiler zlib1g-dev
   libgtest-dev
   nlohmann-json3-dev      # JSON: `xqzero analyse`, metrics.jsonl
+  libgloo-dev             # Gloo headers for torch c10d: data-parallel training
 )
 
 missing=()

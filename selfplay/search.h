@@ -80,6 +80,14 @@ struct RootMove {
   float target = 0;  // training target weight (visits share, or the Gumbel improved policy)
 };
 
+// The root-move choice, shared by Search::result and the UCI engine's merge of several trees.
+// `allowed` (empty: every move) masks moves out.
+// The proven move to play: the shortest proven win; when every move is proven (`all_proven`:
+// the root is proven lost or drawn), a draw, else the longest loss. -1 when there is none.
+int proven_choice(const std::vector<RootMove>& moves, bool all_proven, const std::vector<uint8_t>& allowed = {});
+// The most visited move, then the better q, then the higher prior; -1 when none is allowed.
+int most_visited(const std::vector<RootMove>& moves, const std::vector<uint8_t>& allowed = {});
+
 struct SearchResult {
   Move best;                     // the search's choice (most visits, proven win, or Gumbel's pick)
   std::vector<RootMove> moves;   // every legal root move

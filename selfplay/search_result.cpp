@@ -15,7 +15,41 @@ namespace {
 
 Proven flip(Proven p) { return p == Proven::WIN ? Proven::LOSS : p == Proven::LOSS ? Proven::WIN : p; }
 
+bool allowed_at(const std::vector<uint8_t>& allowed, size_t e) { return allowed.empty() || allowed[e]; }
+
 }  // namespace
+
+int proven_choice(const std::vector<RootMove>& moves, bool all_proven, const std::vector<uint8_t>& allowed) {
+  auto better = [](const RootMove& a, const RootMove& b) {
+    if (a.proven != b.proven) return int(a.proven) > int(b.proven);  // win, then draw, then loss
+    if (a.proven == Proven::WIN && a.proven_plies != b.proven_plies) return a.proven_plies < b.proven_plies;
+    if (a.proven == Proven::LOSS && a.proven_plies != b.proven_plies) return a.proven_plies > b.proven_plies;
+    return a.visits > b.visits;
+  };
+  int best = -1;
+  for (size_t e = 0; e < moves.size(); ++e) {
+    const RootMove& m = moves[e];
+    if (!allowed_at(allowed, e)) continue;
+    if (m.proven == Proven::WIN || (all_proven && m.proven != Proven::NONE))
+      if (best < 0 || better(m, moves[size_t(best)])) best = int(e);
+  }
+  return best;
+}
+
+int most_visited(const std::vector<RootMove>& moves, const std::vector<uint8_t>& allowed) {
+  int best = -1;
+  for (size_t e = 0; e < moves.size(); ++e) {
+    if (!allowed_at(allowed, e)) continue;
+    const RootMove& a = moves[e];
+    if (best < 0) {
+      best = int(e);
+      continue;
+    }
+    const RootMove& b = moves[size_t(best)];
+    if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior)))) best = int(e);
+  }
+  return best;
+}
 
 SearchResult Search::result() const {
   SearchResult out;
@@ -50,20 +84,7 @@ SearchResult Search::result() const {
 
   // A proven win is always the choice, the shortest one (then the most visited). A root
   // proven lost or drawn (every move proven): the longest loss, or a draw.
-  int best = -1;
-  auto better_proven = [&](const RootMove& a, const RootMove& b) {
-    if (a.proven != b.proven) return int(a.proven) > int(b.proven);
-    if (a.proven == Proven::WIN && a.proven_plies != b.proven_plies) return a.proven_plies < b.proven_plies;
-    if (a.proven == Proven::LOSS && a.proven_plies != b.proven_plies) return a.proven_plies > b.proven_plies;
-    return a.visits > b.visits;
-  };
-  const bool all_proven = r.proven == Proven::WIN || r.proven == Proven::DRAW;
-  for (int e = 0; e < int(out.moves.size()); ++e) {
-    const RootMove& m = out.moves[size_t(e)];
-    if (!root_allowed_.empty() && !root_allowed_[size_t(e)]) continue;
-    if (m.proven == Proven::WIN || (all_proven && m.proven != Proven::NONE))
-      if (best < 0 || better_proven(m, out.moves[size_t(best)])) best = e;
-  }
+  int best = proven_choice(out.moves, r.proven == Proven::WIN || r.proven == Proven::DRAW, root_allowed_);
   if (params_.algorithm == RootAlgorithm::GUMBEL && gumbel_ready_) {
     const std::vector<float> pi = improved_policy(root, kids);
     for (int e = 0; e < r.num_edges; ++e) out.moves[size_t(e)].target = pi[size_t(e)];
@@ -82,19 +103,7 @@ SearchResult Search::result() const {
   } else {
     for (auto& m : out.moves) m.target = total > 0 ? float(m.visits) / float(total) : 1.0f / float(out.moves.size());
   }
-  if (best < 0) {  // most visits, then best q, then prior (among the allowed moves)
-    for (int e = 0; e < r.num_edges; ++e) {
-      if (!root_allowed_.empty() && !root_allowed_[size_t(e)]) continue;
-      const RootMove& a = out.moves[size_t(e)];
-      if (best < 0) {
-        best = e;
-        continue;
-      }
-      const RootMove& b = out.moves[size_t(best)];
-      if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior)))) best = e;
-    }
-    best = std::max(best, 0);
-  }
+  if (best < 0) best = std::max(0, most_visited(out.moves, root_allowed_));
   out.best = out.moves[size_t(best)].move;
   if (r.proven != Proven::NONE) out.proven_plies = out.moves[size_t(best)].proven_plies;
   out.pv = principal_variation(out.best);

@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 #include <cmath>
 #include <random>
 #include <thread>
 #include <vector>
 
 #include "nn/policy_labels.h"
+#include "selfplay/game_slot.h"
 
 namespace xq::selfplay {
 
@@ -42,7 +44,7 @@ SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& ev
   // A non-owning handle: the caller keeps `evaluator` alive while the runner runs.
   std::shared_ptr<nn::Evaluator> fixed(&evaluator, [](nn::Evaluator*) {});
   const std::string id = options.network_id;
-  source_ = [fixed, id] { return GameEvaluator{fixed, id}; };
+  source_ = [fixed, id](int) { return GameEvaluator{fixed, id}; };
 }
 
 SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, EvaluatorSource source, GameSink sink)
@@ -65,128 +67,22 @@ void SelfplayRunner::run(uint64_t games) {
   for (auto& th : threads) th.join();
 }
 
-namespace {
-
-struct Slot {
-  explicit Slot(const SearchParams& p) : search(p) {}
-  bool active = false;
-  GameEvaluator net;
-  Game game;
-  Search search;
-  xqzero::GameRecord record;
-  bool full = false;        // this move's search is a full one
-  bool no_resign = false;
-  int low_streak[2] = {0, 0};
-  int would_resign = -1;
-  uint64_t seed = 0;
-  size_t first_request = 0, n_requests = 0;
-};
-
-int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-}  // namespace
-
+// One thread's games, driven in rounds: slots whose search is done play their move (a game
+// that ends goes to the sink and the slot starts another); then the leaves of every slot's
+// search are gathered, evaluated in one call per network, and handed back.
 void SelfplayRunner::worker(int thread_index) {
   const SelfplayOptions& o = options_;
   std::mt19937_64 rng(o.seed * 0x9E3779B97F4A7C15ULL + uint64_t(thread_index) * 1000003ULL + 1);
-  std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-  std::vector<std::unique_ptr<Slot>> slots;
-  for (int i = 0; i < std::max(1, o.games_per_thread); ++i) slots.push_back(std::make_unique<Slot>(o.search));
-
-  auto begin_move = [&](Slot& s) {
-    s.full = unit(rng) < o.full_fraction;
-    s.search.start_move(s.game, s.full ? o.full_visits : o.fast_visits, s.full || o.fast_exploration);
-  };
-  auto start_game = [&](Slot& s) {
-    if (!claim_game()) {
-      s.active = false;
-      return;
-    }
-    s.active = true;
-    s.net = source_();
-    s.seed = rng();
-    s.game = Game(Position::from_fen(o.start_fen), o.game);
-    s.search = Search(o.search, s.seed);
-    s.record.Clear();
-    s.record.set_start_fen(s.game.position().fen());
-    s.record.set_network(s.net.network_id);
-    s.record.set_config(o.config_id);
-    s.record.set_seed(s.seed);
-    s.record.set_repetitions(o.game.repetitions);
-    s.record.set_length_cap(o.game.length_cap);
-    s.record.set_natural_limit(o.game.natural_limit);
-    s.no_resign = unit(rng) < o.no_resign_fraction;
-    s.record.set_no_resign(s.no_resign);
-    s.low_streak[0] = s.low_streak[1] = 0;
-    s.would_resign = -1;
-    begin_move(s);
-  };
-  auto finish_game = [&](Slot& s) {
-    const GameState st = s.game.state();
-    s.record.set_result(to_string(st.result));
-    s.record.set_termination(to_string(st.reason));
-    s.record.set_finished_unix_ms(now_ms());
-    s.record.set_would_resign(s.would_resign);
-    ++stats_.games;
-    stats_.plies_sum += uint64_t(s.game.ply());
-    if (st.result == Result::RED_WIN) ++stats_.red_wins;
-    if (st.result == Result::BLACK_WIN) ++stats_.black_wins;
-    if (st.result == Result::DRAW) ++stats_.draws;
-    ++stats_.terminations[int(st.reason)];
-    if (s.no_resign) {
-      ++stats_.no_resign_games;
-      if (s.would_resign >= 0) {
-        ++stats_.would_resign;
-        if (st.result != win_for(~Color(s.would_resign))) ++stats_.false_resign;
-      }
-    }
-    {
-      std::lock_guard<std::mutex> lock(sink_mutex_);
-      sink_(std::move(s.record));
-    }
-    s.record.Clear();
-  };
-  // Chooses, records and plays the move of a finished search.
-  auto play_move = [&](Slot& s) {
-    const SearchResult r = s.search.result();
-    const Color mover = s.game.side_to_move();
-    // Resignation, decided before the move is recorded: a resigning side plays no move.
-    if (o.resign_threshold > -1.0f) {
-      int& streak = s.low_streak[mover];
-      streak = r.value < o.resign_threshold ? streak + 1 : 0;
-      if (streak >= o.resign_consecutive) {
-        if (!s.no_resign) {
-          s.game.resign(mover);
-          return;
-        }
-        if (s.would_resign < 0) s.would_resign = int(mover);
-      }
-    }
-    const Move chosen = choose_move(r, s.game.ply() < o.temperature_plies ? o.temperature : 0.0f, rng);
-    xqzero::MoveRecord* mr = s.record.add_moves();
-    mr->set_move(move_to_iccs(chosen));
-    fill_policy_target(r, mover, *mr);
-    mr->set_root_value(r.value);
-    mr->set_root_draw(r.draw);
-    mr->set_training_target(s.full);
-    mr->set_visits(r.visits);
-    ++stats_.moves;
-    if (s.full) {
-      ++stats_.training_moves;
-      stats_.search_kl_micro += uint64_t(std::llround(search_kl(r) * 1e6));
-      ++stats_.searches_full;
-    }
-    s.game.play(chosen);
-    if (o.tree_reuse)
-      s.search.advance(chosen);
+  std::vector<std::unique_ptr<GameSlot>> slots;
+  for (int i = 0; i < std::max(1, o.games_per_thread); ++i) slots.push_back(std::make_unique<GameSlot>(o, stats_));
+  auto start_or_close = [&](GameSlot& s) {
+    if (claim_game())
+      s.start(source_(thread_index), rng);
     else
-      s.search.reset();
+      s.close();
   };
 
-  for (auto& s : slots) start_game(*s);
+  for (auto& s : slots) start_or_close(*s);
   std::vector<nn::EvalRequest> requests;
   std::vector<nn::EvalResult> results;
   std::vector<nn::Evaluator*> nets;  // the distinct evaluators of this round's games
@@ -198,40 +94,34 @@ void SelfplayRunner::worker(int thread_index) {
     }
     bool any = false;
     for (auto& sp : slots) {
-      Slot& s = *sp;
-      if (!s.active) continue;
-      // Finish moves whose search is done; a game may end here and a new one start.
+      GameSlot& s = *sp;
+      // Play moves whose search is done; a game may end here and a new one start.
       int guard = 0;
-      while (s.active && s.search.done() && guard++ < 1000) {
-        if (s.game.over()) {
-          finish_game(s);
-          start_game(s);
-          continue;
+      while (s.active() && s.search().done() && guard++ < 1000) {
+        if (!s.play_searched_move(rng)) continue;
+        xqzero::GameRecord record = s.finish();
+        {
+          std::lock_guard<std::mutex> lock(sink_mutex_);
+          sink_(std::move(record));
         }
-        play_move(s);
-        if (s.game.over()) {
-          finish_game(s);
-          start_game(s);
-        } else {
-          begin_move(s);
-        }
+        start_or_close(s);
       }
-      if (s.active) any = true;
+      if (s.active()) any = true;
     }
     if (!any) break;
     // One evaluator call per distinct network (two only while a new checkpoint comes in).
     nets.clear();
     for (auto& sp : slots)
-      if (sp->active && std::find(nets.begin(), nets.end(), sp->net.evaluator.get()) == nets.end())
-        nets.push_back(sp->net.evaluator.get());
+      if (sp->active() && std::find(nets.begin(), nets.end(), sp->evaluator()) == nets.end())
+        nets.push_back(sp->evaluator());
     for (nn::Evaluator* net : nets) {
       requests.clear();
       for (auto& sp : slots) {
-        Slot& s = *sp;
+        GameSlot& s = *sp;
         s.n_requests = 0;
-        if (!s.active || s.net.evaluator.get() != net) continue;
+        if (!s.active() || s.evaluator() != net) continue;
         s.first_request = requests.size();
-        s.search.gather(s.game, o.leaves_per_batch, requests);
+        s.search().gather(s.game(), o.leaves_per_batch, requests);
         s.n_requests = requests.size() - s.first_request;
       }
       if (requests.empty()) continue;
@@ -242,9 +132,9 @@ void SelfplayRunner::worker(int thread_index) {
       stats_.batch_positions += requests.size();
       stats_.evaluations += requests.size();
       for (auto& sp : slots) {
-        Slot& s = *sp;
-        if (s.active && s.net.evaluator.get() == net && s.n_requests > 0)
-          s.search.complete(results.data() + s.first_request, int(s.n_requests));
+        GameSlot& s = *sp;
+        if (s.active() && s.evaluator() == net && s.n_requests > 0)
+          s.search().complete(results.data() + s.first_request, int(s.n_requests));
         s.n_requests = 0;
       }
     }

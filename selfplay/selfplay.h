@@ -19,6 +19,7 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "core/game.h"
 #include "game_record.pb.h"
@@ -66,12 +67,19 @@ using GameSink = std::function<void(xqzero::GameRecord&&)>;
 
 // The evaluator (and its name for the records) that a new game uses. The training loop
 // hands out the newest network this way: every game keeps the net it started with, so
-// self-play switches to a new checkpoint between games.
+// self-play switches to a new checkpoint between games. The source is told which worker
+// thread asks (0..threads-1), so that threads can be spread over devices.
 struct GameEvaluator {
   std::shared_ptr<nn::Evaluator> evaluator;
   std::string network_id;
 };
-using EvaluatorSource = std::function<GameEvaluator()>;
+using EvaluatorSource = std::function<GameEvaluator(int thread)>;
+
+// One net on several devices (nn::make_evaluators): thread t gets device t mod N.
+struct DeviceNets {
+  std::vector<GameEvaluator> per_device;
+  GameEvaluator for_thread(int thread) const { return per_device[size_t(thread) % per_device.size()]; }
+};
 
 class SelfplayRunner {
  public:

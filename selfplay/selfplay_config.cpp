@@ -4,39 +4,10 @@
 
 namespace xq::selfplay {
 
-using config::check_choice;
-using config::check_range;
+// The ranges and choices are beside each field in proto/config.proto.
+void validate(const xqzero::SearchConfig& c) { config::check_fields(c, "search"); }
 
-void validate(const xqzero::SearchConfig& c) {
-  check_choice("search.algorithm", c.algorithm(), {"puct", "gumbel"});
-  check_range("search.c_puct_init", c.c_puct_init(), 0, 10);
-  check_range("search.c_puct_base", c.c_puct_base(), 1, 1e7);
-  check_range("search.fpu_reduction", c.fpu_reduction(), 0, 2);
-  check_range("search.fpu_reduction_root", c.fpu_reduction_root(), 0, 2);
-  check_range("search.dirichlet_alpha", c.dirichlet_alpha(), 0.01, 10);
-  check_range("search.dirichlet_fraction", c.dirichlet_fraction(), 0, 1);
-  check_range("search.gumbel_m", c.gumbel_m(), 1, 256);
-  check_range("search.gumbel_c_visit", c.gumbel_c_visit(), 0, 1000);
-  check_range("search.gumbel_c_scale", c.gumbel_c_scale(), 0, 100);
-  check_range("search.leaves_per_batch", c.leaves_per_batch(), 1, 256);
-  check_range("search.max_collisions", c.max_collisions(), 1, 1024);
-}
-
-void validate(const xqzero::SelfplayConfig& c) {
-  check_range("selfplay.threads", c.threads(), 0, 256);
-  check_range("selfplay.games_per_thread", c.games_per_thread(), 1, 4096);
-  check_range("selfplay.full_visits", c.full_visits(), 1, 1000000);
-  check_range("selfplay.fast_visits", c.fast_visits(), 1, 1000000);
-  check_range("selfplay.full_fraction", c.full_fraction(), 0, 1);
-  check_range("selfplay.temperature", c.temperature(), 0, 10);
-  check_range("selfplay.temperature_plies", c.temperature_plies(), 0, 1000);
-  check_range("selfplay.resign_threshold", c.resign_threshold(), -1, 0);
-  check_range("selfplay.resign_consecutive", c.resign_consecutive(), 1, 100);
-  check_range("selfplay.no_resign_fraction", c.no_resign_fraction(), 0, 1);
-  check_range("selfplay.max_plies", c.max_plies(), 0, 10000);
-  check_range("selfplay.repetitions", c.repetitions(), 1, 10);
-  check_range("selfplay.games_per_file", c.games_per_file(), 1, 100000);
-}
+void validate(const xqzero::SelfplayConfig& c) { config::check_fields(c, "selfplay"); }
 
 SearchParams search_params(const xqzero::SearchConfig& c) {
   validate(c);

@@ -24,14 +24,15 @@ class RunFollower {
   RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, int max_in_flight, Warn warn,
               int recheck_ms = 2000);
 
-  // The net to start a game with (thread-safe).
-  selfplay::GameEvaluator current();
+  // The net to start a game with on self-play thread `thread` (thread-safe); with several
+  // evaluator.devices, thread t plays on device t mod N.
+  selfplay::GameEvaluator current(int thread = 0);
   // The checkpoint in use ("ckpt-00001234.xqz").
   std::string checkpoint() const;
 
  private:
   std::string latest_name() const;  // what `latest` names now
-  selfplay::GameEvaluator load(const std::string& name) const;
+  selfplay::DeviceNets load(const std::string& name) const;
 
   std::string run_dir_;
   xqzero::EvaluatorConfig evaluator_;
@@ -39,7 +40,8 @@ class RunFollower {
   Warn warn_;
   std::chrono::milliseconds recheck_;
   mutable std::mutex mutex_;
-  selfplay::GameEvaluator net_;
+  selfplay::DeviceNets net_;
+  std::string name_;    // the checkpoint net_ holds
   std::string failed_;  // a newer checkpoint that did not load (reported once)
   std::chrono::steady_clock::time_point next_check_;
 };

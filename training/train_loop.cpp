@@ -1,6 +1,7 @@
 // One class, TrainLoop, with its steps in the order they run. The file is longer than the
-// project's 450-line guide on purpose: the steps share one run's state, and splitting them
-// across files would scatter it (metrics lines are in metrics_log, players in player_factory).
+// project's 450-line guide on purpose: the steps share one run's state (data-parallel ranks
+// included), and splitting them across files would scatter it (metrics lines are in
+// metrics_log, players in player_factory, the exchanges between ranks in collective).
 #include "training/train_loop.h"
 
 #include <google/protobuf/text_format.h>
@@ -103,7 +104,7 @@ std::string load_newest_loadable(const fs::path& dir, const std::string& first,
 
 struct SharedNet {
   std::mutex mutex;
-  selfplay::GameEvaluator current;
+  selfplay::DeviceNets current;  // the newest checkpoint, on each self-play device
 };
 
 // Means of the losses since the last metrics line.
@@ -127,11 +128,12 @@ struct LossSums {
 class TrainLoop {
  public:
   TrainLoop(const TrainLoopOptions& options, std::ostream& out, std::ostream& err)
-      : options_(options), out_(out), err_(err), run_(options.run_dir) {}
+      : options_(options), out_(out), err_(err), run_(options.run_dir), lead_(options.distributed.rank == 0) {}
 
   int run() {
     open_run_dir();
     resolve_config();
+    connect();
     resume();
     rebuild_window();
     start_selfplay();
@@ -144,10 +146,16 @@ class TrainLoop {
   using Clock = std::chrono::steady_clock;
   double elapsed() const { return std::chrono::duration<double>(Clock::now() - started_).count(); }
   const xqzero::TrainingConfig& tc() const { return config_.training(); }
+  // Positions this rank samples per step: its share of training.batch_size.
+  int64_t batch_share() const { return tc().batch_size() / std::max(1, options_.distributed.world_size); }
 
   void open_run_dir();
   void resolve_config();
+  void connect();
   void resume();
+  void resume_follower();
+  void join_ranks();
+  std::string rank_name() const;
   void rebuild_window();
   void scan_worker_games();
   void add_game(const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions);
@@ -167,6 +175,8 @@ class TrainLoop {
   std::ostream& err_;
   const Clock::time_point started_ = Clock::now();
   const fs::path run_;
+  const bool lead_;  // rank 0 of a data-parallel run, or the only trainer
+  std::unique_ptr<Collective> collective_;  // the ranks of a data-parallel run, or none
   fs::path games_dir_, ckpt_dir_, config_path_, latest_path_;
   std::unique_ptr<RunDirLock> lock_;
 
@@ -214,7 +224,9 @@ class TrainLoop {
 void TrainLoop::open_run_dir() {
   if (const std::string why = prepare_run_dir(options_.run_dir); !why.empty())
     throw RunDirError("run directory '" + options_.run_dir + "': " + why);
-  lock_ = std::make_unique<RunDirLock>(options_.run_dir);  // before anything in the directory is read or written
+  // Before anything in the directory is read or written; in a data-parallel run rank 0 holds
+  // it for all ranks.
+  if (lead_) lock_ = std::make_unique<RunDirLock>(options_.run_dir);
   games_dir_ = run_ / "games";
   ckpt_dir_ = run_ / "checkpoints";
   config_path_ = run_ / "config.textproto";
@@ -257,8 +269,53 @@ void TrainLoop::resolve_config() {
   google::protobuf::TextFormat::PrintToString(file_config_, &config_text_);
 }
 
+std::string TrainLoop::rank_name() const {
+  return "rank " + std::to_string(options_.distributed.rank) + " of " + std::to_string(options_.distributed.world_size);
+}
+
+// Data-parallel: meets the other ranks and checks that all train the same configuration.
+void TrainLoop::connect() {
+  const DistributedOptions& d = options_.distributed;
+  if (!d.enabled()) return;
+  if (tc().batch_size() % d.world_size != 0)
+    throw std::invalid_argument("training.batch_size (" + std::to_string(tc().batch_size()) +
+                                ") must be a multiple of the world size (" + std::to_string(d.world_size) + ")");
+  out_ << "train: " << rank_name() << ": meeting the other ranks at " << d.master_addr << ":" << d.master_port
+       << std::endl;
+  collective_ = Collective::connect(d);
+  if (!collective_->all_equal(int64_t(std::hash<std::string>()(config_text_) >> 2)))
+    throw DistributedError(rank_name() + ": the ranks' configurations differ (give every rank the same --config and --set)");
+}
+
+// After the resume: every rank on the same step, then on rank 0's weights.
+void TrainLoop::join_ranks() {
+  int64_t lo = 0, hi = 0;
+  if (!collective_->all_equal(trainer_->steps(), &lo, &hi))
+    throw DistributedError(rank_name() + ": the ranks resumed from different steps (" + std::to_string(lo) + " to " +
+                           std::to_string(hi) + ")");
+  trainer_->join(*collective_);
+}
+
+// A rank other than 0: the checkpoint rank 0 resumed from (or started), once rank 0 says
+// it is on disk; its own sampler stream, derived from the checkpoint's.
+void TrainLoop::resume_follower() {
+  rng_.seed(uint64_t(tc().seed()));
+  rng_heldout_.seed(uint64_t(tc().seed()) ^ 0x5DEECE66DULL);
+  std::vector<int64_t> ready{0};
+  collective_->max(ready);  // returns once rank 0 has resumed
+  latest_ = read_latest(latest_path_.string());
+  trainer_ = std::make_unique<Trainer>(config_.network(), tc());
+  trainer_->load((ckpt_dir_ / latest_).string(), rng_);
+  rng_.seed(rng_() ^ (0x9E3779B97F4A7C15ULL * uint64_t(options_.distributed.rank)));
+  out_ << "train: " << rank_name() << ": from " << latest_ << " (step " << trainer_->steps() << ")" << std::endl;
+  start_step_ = trainer_->steps();
+  start_samples_ = double(trainer_->samples_trained());
+  join_ranks();
+}
+
 // The checkpoint to resume from: the one `latest` names, else the newest that loads.
 void TrainLoop::resume() {
+  if (!lead_) return resume_follower();
   rng_.seed(uint64_t(tc().seed()));
   rng_heldout_.seed(uint64_t(tc().seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const bool has_latest = fs::exists(latest_path_);
@@ -289,6 +346,11 @@ void TrainLoop::resume() {
   metrics_ = std::make_unique<MetricsLog>((run_ / "metrics.jsonl").string());
   start_step_ = trainer_->steps();
   start_samples_ = double(trainer_->samples_trained());
+  if (collective_) {
+    std::vector<int64_t> ready{1};
+    collective_->max(ready);  // the checkpoint and `latest` are on disk for the other ranks
+    join_ranks();
+  }
 }
 
 // Routes one finished game's targets to the window or the held-out slice, and counts it.
@@ -317,7 +379,8 @@ void TrainLoop::rebuild_window() {
 
 // Games that self-play workers (`xqzero selfplay --follow`) wrote since the last scan: every
 // new record file but this process's own (kSelfplayPrefix), whose games are already in the
-// window. A game played by a checkpoint more than training.stale_steps behind is dropped.
+// window (a rank other than 0 has no self-play of its own and reads rank 0's files too). A
+// game played by a checkpoint more than training.stale_steps behind is dropped.
 void TrainLoop::scan_worker_games() {
   const int64_t stale = tc().stale_steps();
   scanner_->scan_new(
@@ -335,33 +398,37 @@ void TrainLoop::scan_worker_games() {
         ++games_on_disk_;
         ++worker_games_;
       },
-      [](const std::string& name) { return name.rfind(std::string(kSelfplayPrefix) + "-", 0) != 0; });
+      [this](const std::string& name) { return !lead_ || name.rfind(std::string(kSelfplayPrefix) + "-", 0) != 0; });
 }
 
 void TrainLoop::load_net(const std::string& name) {
   xqzero::EvaluatorConfig ec = config_.evaluator();
   ec.set_weights((ckpt_dir_ / name).string());
-  auto evaluator = nn::make_evaluator(ec, config_.network());
+  selfplay::DeviceNets nets;
+  for (auto& evaluator : nn::make_evaluators(ec, config_.network()))
+    nets.per_device.push_back(selfplay::GameEvaluator{std::move(evaluator), name});
   std::lock_guard<std::mutex> lock(net_.mutex);
-  net_.current = selfplay::GameEvaluator{std::move(evaluator), name};
+  net_.current = std::move(nets);
 }
 
 // Self-play, on the newest checkpoint; each game keeps the net it started with.
 void TrainLoop::start_selfplay() {
-  load_net(latest_);
-  // The run has started (checkpoint and evaluator loaded): only now may the configuration
-  // replace the stored one.
-  if (!replacing_.empty()) err_ << "train: warning: " << replacing_ << "\n";
-  if (stored_text_ != config_text_) write_file_atomically(config_path_.string(), config_text_);
   selfplay::SelfplayOptions sp = selfplay::selfplay_options(config_);
   sp.config_id = std::to_string(std::hash<std::string>()(config_text_));
-  writer_ = std::make_unique<selfplay::RecordWriter>(games_dir_.string(), kSelfplayPrefix,
-                                                     config_.selfplay().games_per_file());
+  if (lead_) {
+    load_net(latest_);
+    // The run has started (checkpoint and evaluator loaded): only now may the configuration
+    // replace the stored one.
+    if (!replacing_.empty()) err_ << "train: warning: " << replacing_ << "\n";
+    if (stored_text_ != config_text_) write_file_atomically(config_path_.string(), config_text_);
+    writer_ = std::make_unique<selfplay::RecordWriter>(games_dir_.string(), kSelfplayPrefix,
+                                                       config_.selfplay().games_per_file());
+  }
   runner_ = std::make_unique<selfplay::SelfplayRunner>(
       sp,
-      [this] {
+      [this](int thread) {
         std::lock_guard<std::mutex> lock(net_.mutex);
-        return net_.current;
+        return net_.current.for_thread(thread);
       },
       [this](xqzero::GameRecord&& g) {
         std::vector<TrainingPosition> positions = positions_of(g);
@@ -371,8 +438,9 @@ void TrainLoop::start_selfplay() {
         ++games_this_run_;
         writer_->add(std::move(g));
       });
-  // selfplay.threads 0: the games come from workers only (scan_worker_games).
-  if (config_.selfplay().threads() > 0) selfplay_thread_ = std::thread([this] { runner_->run(0); });
+  // selfplay.threads 0: the games come from workers only (scan_worker_games); in a
+  // data-parallel run only rank 0 plays.
+  if (lead_ && config_.selfplay().threads() > 0) selfplay_thread_ = std::thread([this] { runner_->run(0); });
   last_log_time_ = elapsed();
   last_log_samples_ = trainer_->samples_trained();
 }
@@ -398,7 +466,7 @@ void TrainLoop::add_stats(Json& j) {
 }
 
 void TrainLoop::console(bool force) {
-  if (!force && elapsed() - last_console_ < 5) return;
+  if (!lead_ || (!force && elapsed() - last_console_ < 5)) return;
   last_console_ = elapsed();
   const auto& st = runner_->stats();
   const double games = double(st.games.load());
@@ -480,6 +548,9 @@ std::string TrainLoop::checkpoint() {
 // The samples-per-position bounds: self-play pauses while the trainer is behind its minimum,
 // and the trainer waits while it is at its maximum (or the window is not yet full enough).
 bool TrainLoop::wait_for_data() {
+  // A rank other than 0 waits only until it has games to sample from: rank 0, which sees
+  // its self-play games first, applies the bounds for all.
+  if (!lead_) return window_->window_size() < batch_share();
   const int64_t total = window_->total_added();
   const bool started_training = total >= tc().min_positions();
   runner_->set_paused(started_training && tc().min_samples_per_position() > 0 &&
@@ -533,25 +604,35 @@ int TrainLoop::train() {
   try {
     int64_t next_eval = tc().eval_every() > 0 ? (trainer_->steps() / tc().eval_every() + 1) * tc().eval_every() : -1;
     for (;;) {
-      if (options_.stop && options_.stop->load()) break;
-      if (tc().max_steps() > 0 && trainer_->steps() >= tc().max_steps()) break;
-      if (tc().max_seconds() > 0 && elapsed() >= double(tc().max_seconds())) break;
+      bool stop = (options_.stop && options_.stop->load()) ||
+                  (tc().max_steps() > 0 && trainer_->steps() >= tc().max_steps()) ||
+                  (tc().max_seconds() > 0 && elapsed() >= double(tc().max_seconds()));
       if (elapsed() >= next_worker_scan_) {
         scan_worker_games();
         next_worker_scan_ = elapsed() + kWorkerScanSeconds;
       }
-      if (wait_for_data()) {
+      bool wait = !stop && wait_for_data();
+      if (collective_) {  // every rank steps, waits or stops together
+        std::vector<int64_t> flags{stop, wait};
+        collective_->max(flags);
+        stop = flags[0] != 0;
+        wait = flags[1] != 0;
+      }
+      if (stop) break;
+      if (wait) {
         console(false);
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         continue;
       }
-      window_->sample(tc().batch_size(), rng_, batch_);
-      const bool log_now = (trainer_->steps() + 1) % tc().log_every() == 0;
+      window_->sample(batch_share(), rng_, batch_);
+      const bool log_now = lead_ && (trainer_->steps() + 1) % tc().log_every() == 0;
       const StepLosses l = trainer_->step(batch_, log_now);
       sums_.add(l);
       lr_last_ = l.learning_rate;
       if (log_now) log_step(l);
       if (trainer_->steps() % tc().checkpoint_every() == 0) {
+        trainer_->average_buffers();  // data-parallel: every rank, before rank 0 saves
+        if (!lead_) continue;
         const std::string path = checkpoint();
         if (next_eval > 0 && trainer_->steps() >= next_eval) {
           evaluate(path);
@@ -559,8 +640,11 @@ int TrainLoop::train() {
         }
       }
     }
-  } catch (const std::exception& e) {
+  } catch (const DistributedError& e) {  // names the rank and what failed
     err_ << "train: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    err_ << "train: " << (collective_ ? rank_name() + ": " : "") << e.what() << "\n";
     return 1;
   }
   return 0;
@@ -570,12 +654,19 @@ int TrainLoop::train() {
 void TrainLoop::finish(int status) {
   runner_->stop();
   if (selfplay_thread_.joinable()) selfplay_thread_.join();
-  if (status == 0 && trainer_->steps() > start_step_ && latest_ != checkpoint_name(trainer_->steps())) checkpoint();
-  {
+  // Data-parallel: the ranks agreed to stop, so each takes part in this last exchange.
+  if (status == 0) trainer_->average_buffers();
+  if (lead_ && status == 0 && trainer_->steps() > start_step_ && latest_ != checkpoint_name(trainer_->steps()))
+    checkpoint();
+  if (writer_) {
     std::lock_guard<std::mutex> lock(sink_mutex_);
     writer_->flush();
   }
   console(true);
+  if (collective_)
+    out_ << "train: " << rank_name() << " stopped at step " << trainer_->steps() << "; weights checksum " << std::hex
+         << trainer_->weights_checksum() << std::dec << "\n";
+  if (!lead_) return;
   out_ << "train: stopped at step " << trainer_->steps() << " after " << fmt("%.0f", elapsed()) << " s; "
        << games_this_run_.load() << " games and " << positions_this_run_.load() << " target positions this run; "
        << fmt("%.0f", double(trainer_->samples_trained()) - start_samples_) << " samples trained; latest "

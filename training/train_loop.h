@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "config.pb.h"
+#include "training/collective.h"
 
 namespace xq::training {
 
@@ -48,6 +49,14 @@ struct TrainLoopOptions {
   std::optional<int64_t> max_steps, max_seconds;
   std::optional<std::string> device;
   std::atomic<bool>* stop = nullptr;  // set by a signal handler to end the run cleanly
+  // Data-parallel training (world_size > 1): every rank runs this loop on the same run
+  // directory and configuration. Rank 0 holds the lock, resumes or starts the run, runs the
+  // in-process self-play, evaluations, and writes checkpoints, `latest` and metrics; the
+  // others load the checkpoint rank 0 resumed from, read the games on disk (rank 0's and any
+  // workers'), and train on their share of each batch (training.batch_size / world size).
+  // All ranks agree each step whether to step, wait or stop (rank 0's data bounds and
+  // limits, any rank's stop signal), so they stop together.
+  DistributedOptions distributed;
 };
 
 // Runs until max_steps, max_seconds or *stop. Returns the process exit status.

@@ -8,11 +8,13 @@
 #include <cmath>
 #include <cstring>
 #include <sstream>
+#include <stdexcept>
 
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/network.h"
 #include "nn/policy_labels.h"
+#include "training/collective_tensors.h"
 
 namespace xq::training {
 
@@ -63,6 +65,7 @@ struct Trainer::Impl {
   enum class Capped { RESULT, ROOT, DROP } capped = Capped::RESULT;  // config.capped_value_target
   int64_t step = 0;
   int64_t samples = 0;
+  Collective* collective = nullptr;  // data-parallel ranks, or none
 
   // The value target of one sample: the result, mixed with the root W/D/L; for a length-capped
   // game as capped_value_target says. Returns false when the value target is dropped.
@@ -187,8 +190,23 @@ struct Trainer::Impl {
   void apply(const torch::Tensor& loss) {
     optimizer->zero_grad();
     loss.backward();
+    finish_step();
+  }
+
+  // After the backward passes: the gradients averaged over the ranks (data-parallel), then
+  // clipping and the optimiser step.
+  void finish_step() {
+    if (collective) average_gradients(*collective, net->parameters());
     if (config.grad_clip() > 0) torch::nn::utils::clip_grad_norm_(net->parameters(), config.grad_clip());
     optimizer->step();
+  }
+
+  // The tensors every rank must hold alike: parameters, then buffers (BatchNorm statistics).
+  std::vector<torch::Tensor> state_tensors() const {
+    std::vector<torch::Tensor> t = net->parameters();
+    for (const torch::Tensor& b : net->buffers())
+      if (b.is_floating_point()) t.push_back(b);
+    return t;
   }
 
   void set_learning_rate(double lr) {
@@ -247,17 +265,45 @@ double Trainer::learning_rate_at(int64_t step) const {
 }
 
 StepLosses Trainer::step(const std::vector<TrainingPosition>& batch, bool with_regularisation) {
+  return step_parts({&batch}, with_regularisation);
+}
+
+StepLosses Trainer::step_split(const std::vector<std::vector<TrainingPosition>>& parts, bool with_regularisation) {
+  std::vector<const std::vector<TrainingPosition>*> p;
+  for (const auto& part : parts) p.push_back(&part);
+  return step_parts(p, with_regularisation);
+}
+
+StepLosses Trainer::step_parts(const std::vector<const std::vector<TrainingPosition>*>& parts,
+                               bool with_regularisation) {
   Impl& m = *impl_;
-  const Batch b = m.device_batch(batch);
+  if (parts.empty()) throw std::invalid_argument("Trainer::step: no batch");
   const double lr = learning_rate_at(m.step);
   m.set_learning_rate(lr);
 
-  const Impl::Losses l = m.losses(b);
-  m.apply(l.total);
+  // One backward pass per part on its share of the mean loss: the gradient of the mean of
+  // the parts' losses, each with its own BatchNorm batch statistics.
+  m.optimizer->zero_grad();
+  StepLosses out;
+  const double share = 1.0 / double(parts.size());
+  int64_t positions = 0;
+  for (const std::vector<TrainingPosition>* part : parts) {
+    const Batch b = m.device_batch(*part);
+    const Impl::Losses l = m.losses(b);
+    (parts.size() == 1 ? l.total : l.total * share).backward();
+    const StepLosses r = m.report(l, b);
+    out.policy += share * r.policy;
+    out.value += share * r.value;
+    out.material += share * r.material;
+    out.policy_entropy += share * r.policy_entropy;
+    out.value_entropy += share * r.value_entropy;
+    positions += int64_t(part->size());
+  }
+  m.finish_step();
   ++m.step;
-  m.samples += int64_t(batch.size());
+  // Every rank counts the samples of all ranks (shares of equal size).
+  m.samples += positions * (m.collective ? m.collective->world_size() : 1);
 
-  StepLosses out = m.report(l, b);
   out.learning_rate = lr;
   if (with_regularisation && m.config.weight_decay() > 0) {
     torch::NoGradGuard no_grad;
@@ -266,6 +312,33 @@ StepLosses Trainer::step(const std::vector<TrainingPosition>& batch, bool with_r
     out.regularisation = 0.5 * m.config.weight_decay() * torch::stack(squares).sum().item<double>();
   }
   return out;
+}
+
+void Trainer::join(Collective& collective) {
+  Impl& m = *impl_;
+  m.collective = &collective;
+  broadcast_from_first(collective, m.state_tensors());
+}
+
+void Trainer::average_buffers() {
+  Impl& m = *impl_;
+  if (!m.collective) return;
+  std::vector<torch::Tensor> buffers;
+  for (const torch::Tensor& b : m.net->buffers())
+    if (b.is_floating_point()) buffers.push_back(b);
+  average_tensors(*m.collective, buffers);
+}
+
+uint64_t Trainer::weights_checksum() const {
+  torch::NoGradGuard no_grad;
+  // FNV-1a over the float32 bytes of every parameter and buffer, in order.
+  uint64_t h = 1469598103934665603ULL;
+  for (const torch::Tensor& t : impl_->state_tensors()) {
+    const torch::Tensor c = t.detach().to(torch::kCPU, torch::kFloat32).contiguous();
+    const auto* bytes = static_cast<const unsigned char*>(c.data_ptr());
+    for (size_t i = 0, n = size_t(c.numel()) * sizeof(float); i < n; ++i) h = (h ^ bytes[i]) * 1099511628211ULL;
+  }
+  return h;
 }
 
 StepLosses Trainer::measure(const std::vector<TrainingPosition>& batch) {

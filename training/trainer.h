@@ -15,6 +15,7 @@
 // bfloat16) the tower runs under bfloat16 autocast; the heads and the losses in float32.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <random>
 #include <string>
@@ -24,6 +25,8 @@
 #include "training/training_position.h"
 
 namespace xq::training {
+
+class Collective;
 
 struct StepLosses {
   double policy = 0, value = 0, material = 0, regularisation = 0, learning_rate = 0;
@@ -39,6 +42,21 @@ class Trainer {
   // One optimiser step. The regularisation figure costs a pass over the weights, so it is
   // computed only when asked for.
   StepLosses step(const std::vector<TrainingPosition>& batch, bool with_regularisation = false);
+  // One step on the mean of the parts' losses, each part its own forward pass with its own
+  // BatchNorm batch statistics: what parts.size() data-parallel ranks compute together, each
+  // on its part (the reference of the data-parallel test). Losses are the parts' means.
+  StepLosses step_split(const std::vector<std::vector<TrainingPosition>>& parts, bool with_regularisation = false);
+
+  // Data-parallel training: from now on every step averages its gradients over the ranks of
+  // `collective` (which must outlive the trainer's steps), and the samples trained count all
+  // ranks' batches. Called by every rank at the same point; all take rank 0's weights.
+  void join(Collective& collective);
+  // Makes the BatchNorm running statistics (each rank's own) the ranks' mean; every rank
+  // calls it, before rank 0 saves a checkpoint. Nothing without a collective.
+  void average_buffers();
+  // A checksum of every weight and buffer: equal on every rank of a data-parallel run.
+  uint64_t weights_checksum() const;
+
   // The same losses without training (evaluation mode, no gradient): held-out figures.
   StepLosses measure(const std::vector<TrainingPosition>& batch);
   int64_t steps() const;
@@ -57,6 +75,7 @@ class Trainer {
   double raw_throughput(const std::vector<TrainingPosition>& batch, double seconds);
 
  private:
+  StepLosses step_parts(const std::vector<const std::vector<TrainingPosition>*>& parts, bool with_regularisation);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

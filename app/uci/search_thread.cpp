@@ -358,24 +358,31 @@ void SearchThread::report(bool final_report) {
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
   const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
 
-  // The best move: the shortest proven win, else (one worker) the search's own choice, else
-  // most visits.
-  Move best;
-  int best_plies = INT_MAX;
-  for (const RootStat& s : stats)
-    if (s.proven == Proven::WIN && s.proven_plies < best_plies) {
-      best = s.move;
-      best_plies = s.proven_plies;
-    }
-  if (best.is_none() && n == 1 && !stats.empty()) best = w0.search.result().best;
-  if (best.is_none()) {
-    const RootStat* b = nullptr;
-    for (const RootStat& s : stats)
-      if (!b || s.visits > b->visits || (s.visits == b->visits && s.q() > b->q()) ||
-          (s.visits == b->visits && s.q() == b->q() && s.prior > b->prior))
-        b = &s;
-    if (b) best = b->move;
+  // The best move, by the search's own rule (selfplay/search.h) on the merged statistics: a
+  // proven result first; else, with one worker, the search's own choice (Gumbel's pick
+  // included); else the most visited move.
+  std::vector<selfplay::RootMove> merged;
+  for (const RootStat& s : stats) {
+    selfplay::RootMove m;
+    m.move = s.move;
+    m.prior = s.prior;
+    m.visits = s.visits;
+    m.q = float(s.q());
+    m.draw = float(s.d());
+    m.proven = s.proven;
+    m.proven_plies = s.proven_plies;
+    merged.push_back(m);
   }
+  const bool all_proven = !merged.empty() && std::all_of(merged.begin(), merged.end(), [](const selfplay::RootMove& m) {
+    return m.proven != Proven::NONE;
+  });
+  Move best;
+  if (const int p = selfplay::proven_choice(merged, all_proven); p >= 0)
+    best = merged[size_t(p)].move;
+  else if (n == 1 && !stats.empty())
+    best = w0.search.result().best;
+  else if (const int v = selfplay::most_visited(merged); v >= 0)
+    best = merged[size_t(v)].move;
   if (best.is_none()) {  // nothing expanded (cannot happen after a round; kept for safety)
     const MoveList legal(root_game_.position());
     if (!legal.empty()) best = legal[0];

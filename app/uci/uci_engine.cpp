@@ -11,6 +11,9 @@
 #include <sstream>
 
 #include "app/line_reader.h"
+#include "app/uci/uci_text.h"
+#include "selfplay/selfplay_config.h"
+#include "training/config_text.h"
 #include "core/errors.h"
 #include "core/movegen.h"
 #include "core/perft.h"
@@ -20,53 +23,6 @@
 namespace xq::app::uci {
 
 namespace {
-
-// Parses an optionally signed decimal integer. A value beyond int64_t's range saturates at
-// its end and sets `*saturated`. False when the text is no integer.
-bool parse_int(const std::string& text, int64_t& out, bool* saturated = nullptr) {
-  const bool negative = !text.empty() && text[0] == '-';
-  const size_t first = !text.empty() && (text[0] == '-' || text[0] == '+') ? 1 : 0;
-  if (first >= text.size()) return false;
-  const uint64_t limit = uint64_t(INT64_MAX) + (negative ? 1 : 0);
-  uint64_t magnitude = 0;
-  bool over = false;
-  for (size_t k = first; k < text.size(); ++k) {
-    if (text[k] < '0' || text[k] > '9') return false;
-    const uint64_t digit = uint64_t(text[k] - '0');
-    if (!over && magnitude > (limit - digit) / 10) over = true;
-    if (!over) magnitude = magnitude * 10 + digit;
-  }
-  if (over) magnitude = limit;
-  if (saturated) *saturated = over;
-  out = !negative ? int64_t(magnitude) : magnitude > uint64_t(INT64_MAX) ? INT64_MIN : -int64_t(magnitude);
-  return true;
-}
-
-// Input echoed in an info string is cut to this many characters (then "...").
-constexpr size_t kEchoChars = 80;
-
-std::string clip(const std::string& text, size_t max = kEchoChars) {
-  return text.size() <= max ? text : text.substr(0, max) + "...";
-}
-
-// An exception's message with its copy of the rejected `input` clipped.
-std::string clip_echo(const std::string& message, const std::string& input) {
-  std::string out = message;
-  const size_t at = input.size() > kEchoChars ? out.find(input) : std::string::npos;
-  if (at != std::string::npos) out.replace(at, input.size(), clip(input));
-  return clip(out, 4 * kEchoChars);
-}
-
-bool parse_real(const std::string& text, double& out) {
-  if (text.empty()) return false;
-  try {
-    size_t used = 0;
-    out = std::stod(text, &used);
-    return used == text.size() && std::isfinite(out);
-  } catch (const std::exception&) {
-    return false;
-  }
-}
 
 // ---- go ----
 
@@ -182,124 +138,10 @@ GoRequest parse_go(const std::vector<std::string>& words) {
 
 }  // namespace
 
-// One declaration per option: its UCI type, default and range; the engine reads values by name.
-struct UciEngine::Option {
-  std::string name;
-  std::string type;  // spin, check, string, combo
-  std::string def;
-  int64_t min = 0, max = 0;          // spin
-  double real_min = 0, real_max = 0;  // string options holding a number (real_max > real_min)
-  std::vector<std::string> vars;     // combo
-  bool evaluator = false;            // changing it rebuilds the evaluator
-  std::string value;
-
-  std::string describe() const {
-    std::string s = "option name " + name + " type " + type + " default " + (def.empty() ? "<empty>" : def);
-    if (type == "spin") s += " min " + std::to_string(min) + " max " + std::to_string(max);
-    for (const std::string& v : vars) s += " var " + v;
-    return s;
-  }
-  // "" when `v` is acceptable (and stores it), else why not.
-  std::string set(const std::string& v) {
-    if (type == "spin") {
-      int64_t x = 0;
-      if (!parse_int(v, x) || x < min || x > max)
-        return "needs an integer in " + std::to_string(min) + ".." + std::to_string(max) + ", got '" + clip(v) + "'";
-      value = std::to_string(x);
-    } else if (type == "check") {
-      const std::string l = to_lower(v);
-      if (l != "true" && l != "false") return "needs true or false, got '" + clip(v) + "'";
-      value = l;
-    } else if (type == "combo") {
-      for (const std::string& c : vars)
-        if (to_lower(c) == to_lower(v)) {
-          value = c;
-          return "";
-        }
-      std::string all;
-      for (const std::string& c : vars) all += (all.empty() ? "" : ", ") + c;
-      return "needs one of " + all + ", got '" + clip(v) + "'";
-    } else if (real_max > real_min) {
-      double x = 0;
-      if (!parse_real(v, x) || x < real_min || x > real_max) {
-        std::ostringstream os;
-        os << "needs a number in " << real_min << ".." << real_max << ", got '" << clip(v) << "'";
-        return os.str();
-      }
-      value = v;
-    } else {
-      value = v == "<empty>" ? "" : v;
-    }
-    return "";
-  }
-  int64_t integer() const { return std::stoll(value); }
-  double real() const { return std::stod(value); }
-  bool check() const { return value == "true"; }
-};
-
-namespace {
-
-UciEngine::Option spin(const char* name, int64_t def, int64_t lo, int64_t hi, bool evaluator = false) {
-  UciEngine::Option o;
-  o.name = name;
-  o.type = "spin";
-  o.def = o.value = std::to_string(def);
-  o.min = lo;
-  o.max = hi;
-  o.evaluator = evaluator;
-  return o;
-}
-UciEngine::Option check(const char* name, bool def) {
-  UciEngine::Option o;
-  o.name = name;
-  o.type = "check";
-  o.def = o.value = def ? "true" : "false";
-  return o;
-}
-UciEngine::Option text(const char* name, const char* def, bool evaluator = false) {
-  UciEngine::Option o;
-  o.name = name;
-  o.type = "string";
-  o.def = o.value = def;
-  o.evaluator = evaluator;
-  return o;
-}
-UciEngine::Option real(const char* name, const char* def, double lo, double hi) {
-  UciEngine::Option o = text(name, def);
-  o.real_min = lo;
-  o.real_max = hi;
-  return o;
-}
-UciEngine::Option combo(const char* name, const char* def, std::vector<std::string> vars) {
-  UciEngine::Option o;
-  o.name = name;
-  o.type = "combo";
-  o.def = o.value = def;
-  o.vars = std::move(vars);
-  return o;
-}
-
-}  // namespace
-
-UciEngine::UciEngine(std::ostream& out) : out_(out) {
-  options_ = {
-      text("WeightsFile", "uniform", true),  // "uniform": no network
-      spin("Threads", 1, 1, 64),
-      spin("MultiPV", 1, 1, 256),
-      check("UCI_ShowWDL", false),
-      check("Ponder", false),
-      spin("MoveOverhead", 100, 0, 10000),
-      combo("SearchAlgorithm", "puct", {"puct", "gumbel"}),
-      real("CPuct", "1.25", 0, 10),
-      real("CPuctBase", "19652", 1, 1e7),
-      real("FPUReduction", "0.25", 0, 2),
-      spin("LeavesPerBatch", 8, 1, 256),
-      spin("BatchSize", 256, 1, 4096, true),
-      spin("CacheSize", 200000, 0, 100000000, true),
-      text("Device", "auto", true),
-      spin("EvalThreads", 0, 0, 256, true),
-      spin("TreeMemoryMB", 1024, 16, 1 << 20),
-  };
+UciEngine::UciEngine(std::ostream& out, xqzero::Config config) : out_(out), config_(std::move(config)) {
+  // No weights named: the engine searches with uniform priors, and says so.
+  if (config_.evaluator().weights().empty()) config_.mutable_evaluator()->set_weights("uniform");
+  options_ = make_options(config_);
   search_ = std::make_unique<SearchThread>([this](const std::string& line) { emit(line); });
 }
 
@@ -314,9 +156,9 @@ void UciEngine::emit(const std::string& line) {
   out_.flush();
 }
 
-UciEngine::Option* UciEngine::find_option(const std::string& name) {
+Option* UciEngine::find_option(const std::string& name) {
   for (Option& o : options_)
-    if (to_lower(o.name) == to_lower(name)) return &o;
+    if (o.named(name)) return &o;
   return nullptr;
 }
 
@@ -415,15 +257,11 @@ bool UciEngine::wait_for_finite_search(const char* what) {
 void UciEngine::ensure_evaluator() {
   if (!evaluator_dirty_ && evaluator_) return;
   evaluator_dirty_ = false;
-  xqzero::EvaluatorConfig ec;
-  ec.set_device(find_option("Device")->value);
-  ec.set_max_batch(int(find_option("BatchSize")->integer()));
-  ec.set_cache_entries(find_option("CacheSize")->integer());
-  ec.set_threads(int(find_option("EvalThreads")->integer()));
+  const xqzero::EvaluatorConfig& ec = config_.evaluator();
   // The batch never waits for more leaves than the search has in flight.
   const int in_flight = int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() *
-                                                           find_option("LeavesPerBatch")->integer()));
-  const std::string weights = find_option("WeightsFile")->value;
+                                                           int64_t(config_.search().leaves_per_batch())));
+  const std::string weights = ec.weights();
   try {
     evaluator_ = nn::make_weights_evaluator(weights, ec, in_flight);
   } catch (const std::exception& e) {
@@ -466,7 +304,8 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: " + o->name + " " + why);
     return;
   }
-  if (o->evaluator || o->name == "Threads" || o->name == "LeavesPerBatch") evaluator_dirty_ = true;
+  if (!o->path.empty()) training::apply_setting(config_, o->path + "=" + o->value);  // range checked by set()
+  if (o->evaluator || o->name == "Threads" || o->path == "search.leaves_per_batch") evaluator_dirty_ = true;
 }
 
 void UciEngine::cmd_position(const std::vector<std::string>& words) {
@@ -524,20 +363,16 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   if (!wait_for_finite_search("go")) return;
   ensure_evaluator();
   SearchSettings s;
-  s.params.algorithm = find_option("SearchAlgorithm")->value == "gumbel" ? selfplay::RootAlgorithm::GUMBEL
-                                                                         : selfplay::RootAlgorithm::PUCT;
-  s.params.c_puct_init = float(find_option("CPuct")->real());
-  s.params.c_puct_base = float(find_option("CPuctBase")->real());
-  s.params.fpu_reduction = float(find_option("FPUReduction")->real());
+  s.params = selfplay::search_params(config_.search());
   s.threads = int(find_option("Threads")->integer());
-  s.leaves_per_batch = int(find_option("LeavesPerBatch")->integer());
+  s.leaves_per_batch = config_.search().leaves_per_batch();
   s.multipv = int(find_option("MultiPV")->integer());
   s.show_wdl = find_option("UCI_ShowWDL")->check();
-  s.max_tree_bytes = size_t(find_option("TreeMemoryMB")->integer()) << 20;
+  s.max_tree_bytes = size_t(find_option("Hash")->integer()) << 20;
   SearchLimits limits;
   limits.nodes = r.go.nodes;
   limits.depth = r.go.depth;
-  limits.time = compute_time_budget(r.go, game_.side_to_move(), find_option("MoveOverhead")->integer());
+  limits.time = compute_time_budget(r.go, game_.side_to_move(), find_option("Move Overhead")->integer());
   const bool unlimited = limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited();
   if (unlimited && r.bad_value && !r.go.infinite) {
     // The GUI meant a finite search but no limit is left: it must not wait for a stop it

@@ -23,7 +23,8 @@
 // finite search to finish (so `printf 'position startpos\ngo nodes 100\n' | xqzero uci`
 // prints its bestmove); `quit` stops the search at once.
 //
-// The evaluator is built from the options at the first isready or go after they changed:
+// Options: app/uci/uci_options.h (those backed by a configuration field change the engine's
+// configuration). The evaluator is built from them at the first isready or go after they changed:
 // WeightsFile "uniform" (the default) or empty searches with uniform priors and no network;
 // a path loads that checkpoint (its own architecture) on Device. A checkpoint that fails to
 // load is reported by info string and replaced by uniform priors.
@@ -36,15 +37,19 @@
 #include <vector>
 
 #include "app/uci/search_thread.h"
+#include "app/uci/uci_options.h"
 #include "app/uci/time_manager.h"
 #include "core/game.h"
+#include "config.pb.h"
 #include "nn/evaluator.h"
 
 namespace xq::app::uci {
 
 class UciEngine {
  public:
-  explicit UciEngine(std::ostream& out);
+  // `config` gives the defaults of the configuration-backed options (app/uci/uci_options.h)
+  // and every other search and evaluator setting; `xqzero uci --config F` passes a file's.
+  explicit UciEngine(std::ostream& out, xqzero::Config config = xqzero::Config());
   ~UciEngine();
 
   // Reads commands until quit or end of input. Returns the exit status (0).
@@ -57,8 +62,6 @@ class UciEngine {
   const Game& game() const { return game_; }
   // The time budget the last `go` computed (tests check time management this way).
   const TimeBudget& last_budget() const { return last_budget_; }
-
-  struct Option;
 
  private:
   void emit(const std::string& line);
@@ -74,6 +77,7 @@ class UciEngine {
 
   std::ostream& out_;
   std::mutex out_mutex_;
+  xqzero::Config config_;  // the configuration-backed options' values live here
   std::vector<Option> options_;
   Game game_;
   std::shared_ptr<nn::Evaluator> evaluator_;

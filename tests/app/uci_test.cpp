@@ -86,12 +86,45 @@ TEST(Uci, Handshake) {
   ASSERT_GE(lines.size(), 4u);
   EXPECT_EQ(lines[0].rfind("id name xqzero", 0), 0u);
   for (const char* name : {"WeightsFile", "Threads", "MultiPV", "UCI_ShowWDL", "CPuct", "BatchSize", "CacheSize",
-                           "Device", "MoveOverhead", "LeavesPerBatch"})
+                           "Device", "Move Overhead", "LeavesPerBatch", "Hash"})
     EXPECT_EQ(with_prefix(lines, std::string("option name ") + name + " type").size(), 1u) << name;
   EXPECT_EQ(with_prefix(lines, "option name Threads type spin default 1 min 1 max").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "option name WeightsFile type string default uniform").size(), 1u);
   EXPECT_EQ(lines[lines.size() - 2], "uciok");
   EXPECT_EQ(lines.back(), "readyok");
+}
+
+// Options backed by configuration fields take type, range and choices from proto/config.proto
+// and defaults from the engine's configuration; Pikafish's spellings and the old names work.
+TEST(Uci, OptionsFromTheConfiguration) {
+  xqzero::Config config;
+  config.mutable_search()->set_c_puct_init(2.5f);
+  config.mutable_search()->set_algorithm("gumbel");
+  std::ostringstream out;
+  UciEngine engine(out, config);
+  engine.command("uci");
+  const auto lines = lines_of(out.str());
+  EXPECT_EQ(with_prefix(lines, "option name CPuct type string default 2.5").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "option name SearchAlgorithm type combo default gumbel var puct var gumbel").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "option name LeavesPerBatch type spin default 8 min 1 max 256").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "option name BatchSize type spin default 256 min 1 max 4096").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "option name Move Overhead type spin default 100").size(), 1u);
+  for (const std::string cmd : {"setoption name CPuct value 11", "setoption name SearchAlgorithm value minimax"}) {
+    const size_t before = out.str().size();
+    engine.command(cmd);
+    const auto added = lines_of(out.str().substr(before));
+    ASSERT_EQ(added.size(), 1u) << cmd;
+    EXPECT_EQ(added[0].rfind("info string setoption: ", 0), 0u) << added[0];
+  }
+  const size_t before = out.str().size();
+  for (const std::string cmd : {"setoption name TreeMemoryMB value 64", "setoption name MoveOverhead value 50",
+                                "setoption name move overhead value 60", "setoption name cpuct value 3",
+                                "position startpos", "go nodes 16"})
+    engine.command(cmd);
+  engine.wait_idle();
+  const auto added = lines_of(out.str().substr(before));
+  EXPECT_TRUE(with_prefix(added, "info string").empty()) << added[0];
+  EXPECT_EQ(with_prefix(added, "bestmove").size(), 1u);
 }
 
 TEST(Uci, StartPositionSearchByNodes) {

@@ -114,5 +114,32 @@ TEST(NetConfig, ArchitectureDifferenceListsEveryField) {
   EXPECT_EQ(short_name(b), "6x128 h2");
 }
 
+// evaluator.devices: one evaluator per listed device (CPU devices standing in for GPUs).
+TEST(Factory, OneEvaluatorPerDevice) {
+  xqzero::EvaluatorConfig ec;
+  ec.set_device("cpu");
+  EXPECT_EQ(evaluator_devices(ec), std::vector<std::string>{"cpu"});
+  ec.set_devices("cpu, cpu");
+  EXPECT_EQ(evaluator_devices(ec), (std::vector<std::string>{"cpu", "cpu"}));
+  ec.set_name("torch");
+  ec.set_precision("float32");
+  ec.set_max_batch(8);
+  const auto nets = make_evaluators(ec, tiny(), 10);
+  ASSERT_EQ(nets.size(), 2u);
+  EXPECT_NE(nets[0].get(), nets[1].get());
+  for (const auto& e : nets) EXPECT_EQ(e->describe().find("cache("), 0u) << e->describe();
+  EXPECT_NE(nets[0]->describe().find("batching(max 5,"), std::string::npos) << "each gets half of 10 in flight";
+  // The two copies of the same fresh net answer alike.
+  const Position start;
+  const EvalInput in = make_eval_input(start, 0);
+  const EvalRequest req = in.request();
+  EvalResult a, b;
+  nets[0]->evaluate(Span<const EvalRequest>(&req, 1), Span<EvalResult>(&a, 1));
+  nets[1]->evaluate(Span<const EvalRequest>(&req, 1), Span<EvalResult>(&b, 1));
+  for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(a.wdl[k], b.wdl[k]);
+  ec.set_devices("cpu,,cpu");
+  EXPECT_NE(error_of(ec).find("evaluator.devices 'cpu,,cpu' has an empty entry"), std::string::npos) << error_of(ec);
+}
+
 }  // namespace
 }  // namespace xq::nn

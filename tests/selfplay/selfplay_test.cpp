@@ -5,7 +5,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <mutex>
+#include <set>
 
 #include "core/move_parse.h"
 #include "core/movegen.h"
@@ -299,6 +301,32 @@ TEST(RecordFiles, WriterContinuesTheSequence) {
   for (const auto& f : files) total += read_record_file(f).size();
   EXPECT_EQ(total, 4u);
   fs::remove_all(dir);
+}
+
+// An evaluator source told the asking thread spreads threads over devices: with two
+// evaluators standing in for two devices and two threads, thread t plays on evaluator t.
+TEST(Selfplay, ThreadsSpreadOverDevices) {
+  SelfplayOptions o = small_options();
+  o.threads = 2;
+  auto a = std::make_shared<nn::TestEvaluator>(5), b = std::make_shared<nn::TestEvaluator>(5);
+  DeviceNets nets{{GameEvaluator{a, "net"}, GameEvaluator{b, "net"}}};
+  std::mutex mutex;
+  std::set<int> threads_seen;
+  std::vector<xqzero::GameRecord> games;
+  SelfplayRunner runner(
+      o,
+      [&](int thread) {
+        std::lock_guard<std::mutex> lock(mutex);
+        threads_seen.insert(thread);
+        return nets.for_thread(thread);
+      },
+      [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
+  runner.run(8);
+  EXPECT_EQ(games.size(), 8u);
+  EXPECT_EQ(threads_seen, (std::set<int>{0, 1}));
+  EXPECT_GT(a->positions(), 0u);
+  EXPECT_GT(b->positions(), 0u);
+  EXPECT_EQ(a->positions() + b->positions(), runner.stats().evaluations.load());
 }
 
 }  // namespace

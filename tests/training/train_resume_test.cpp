@@ -1,4 +1,5 @@
-// `xqzero train` on its run directory, through the built binary: killed with SIGKILL at an
+// `xqzero train` on its run directory, through the built binary (also as two data-parallel
+// ranks over Gloo on 127.0.0.1): killed with SIGKILL at an
 // arbitrary moment it resumes from its last checkpoint and the games on disk (nothing written
 // is lost, nothing counted twice); a second trainer on the same directory is refused; a
 // missing `latest` or corrupt checkpoints resume from the newest checkpoint that loads, never
@@ -23,6 +24,8 @@
 #include "nn/checkpoint.h"
 #include "selfplay/record_io.h"
 #include "selfplay/record_writer.h"
+#include "tests/support/free_port.h"
+#include "training/collective.h"
 #include "training/run_dir.h"
 
 namespace fs = std::filesystem;
@@ -411,6 +414,69 @@ TEST_F(TrainRun, TrainsOnTheGamesOfTwoWorkers) {
   const size_t at = metrics.rfind("\"worker_games\":");
   ASSERT_NE(at, std::string::npos);
   EXPECT_GT(std::atoll(metrics.c_str() + at + 15), 0);
+}
+
+// The "weights checksum" a rank prints when it stops, or "" when it printed none.
+std::string weights_checksum(const std::string& out) {
+  const std::string key = "weights checksum ";
+  const size_t at = out.rfind(key);
+  if (at == std::string::npos) return "";
+  return out.substr(at + key.size(), out.find('\n', at) - at - key.size());
+}
+
+// Two trainer processes as data-parallel ranks over c10d/Gloo on 127.0.0.1: they stop
+// together with identical weights; rank 0 alone writes checkpoints and metrics. Then kill -9
+// of rank 1 in a longer run: rank 0 reports the lost peer and exits (no hang); started
+// again, both ranks resume from rank 0's last checkpoint.
+TEST_F(TrainRun, TwoRanksOverGloo) {
+  if (!distributed_available()) GTEST_SKIP() << "this build has no c10d/Gloo";
+  auto ranks = [&](const std::vector<std::string>& extra, const std::string& name) {
+    const std::string master = "127.0.0.1:" + std::to_string(::xq::test::free_port());
+    std::vector<std::pair<pid_t, fs::path>> r;
+    for (int rank = 0; rank < 2; ++rank) {
+      std::vector<std::string> a = extra;
+      a.insert(a.end(), {"--world-size", "2", "--rank", std::to_string(rank), "--master", master, "--dist-timeout", "60"});
+      const fs::path log = dir_ / (name + "-rank" + std::to_string(rank) + ".txt");
+      r.emplace_back(spawn(args(a), log, log), log);
+    }
+    return r;
+  };
+  {
+    const auto r = ranks({"--max-steps", "30"}, "first");
+    const Finished f0 = wait_for(r[0].first, r[0].second, r[0].second);
+    const Finished f1 = wait_for(r[1].first, r[1].second, r[1].second);
+    ASSERT_TRUE(f0.exited && f0.code == 0) << f0.out;
+    ASSERT_TRUE(f1.exited && f1.code == 0) << f1.out;
+    EXPECT_NE(weights_checksum(f0.out), "") << f0.out;
+    EXPECT_EQ(weights_checksum(f0.out), weights_checksum(f1.out)) << f0.out << f1.out;
+    EXPECT_EQ(latest_step(run_), 30);
+    expect_metrics_up_to(run_, 30);  // each step once: rank 1 writes no metrics
+    for (const auto& f : selfplay::list_record_files((run_ / "games").string()))
+      EXPECT_EQ(fs::path(f).filename().string().rfind("selfplay-", 0), 0u) << f << ": rank 1 plays no games";
+  }
+  {
+    const auto r = ranks({"--max-steps", "100000"}, "killed");
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(90);
+    while (latest_step(run_) < 50 && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    ASSERT_GE(latest_step(run_), 50) << slurp(r[0].second);
+    kill(r[1].first, SIGKILL);
+    const Finished f1 = wait_for(r[1].first, r[1].second, r[1].second);
+    EXPECT_FALSE(f1.exited);
+    const Finished f0 = wait_for(r[0].first, r[0].second, r[0].second);
+    EXPECT_TRUE(f0.exited && f0.code != 0) << f0.out;
+    EXPECT_NE(f0.out.find("rank 0 of 2: "), std::string::npos) << f0.out;
+    EXPECT_NE(f0.out.find("failed"), std::string::npos) << f0.out;
+  }
+  const int64_t resumed = latest_step(run_);
+  const auto r = ranks({"--max-steps", std::to_string(resumed + 20)}, "resumed");
+  const Finished f0 = wait_for(r[0].first, r[0].second, r[0].second);
+  const Finished f1 = wait_for(r[1].first, r[1].second, r[1].second);
+  ASSERT_TRUE(f0.exited && f0.code == 0) << f0.out;
+  ASSERT_TRUE(f1.exited && f1.code == 0) << f1.out;
+  EXPECT_NE(f1.out.find("from " + checkpoint_name(resumed)), std::string::npos) << f1.out;
+  EXPECT_EQ(weights_checksum(f0.out), weights_checksum(f1.out));
+  EXPECT_EQ(latest_step(run_), resumed + 20);
 }
 
 }  // namespace

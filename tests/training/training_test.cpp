@@ -1,6 +1,7 @@
 // Training data, the replay window and the trainer.
 #include <gtest/gtest.h>
 #include "tests/support/tiny_net.h"
+#include "tests/support/training_data.h"
 
 #include <zlib.h>
 
@@ -22,20 +23,9 @@ namespace fs = std::filesystem;
 namespace xq::training {
 namespace {
 
-std::vector<xqzero::GameRecord> some_games(int n, float full_fraction = 0.5f) {
-  selfplay::SelfplayOptions o;
-  o.threads = 1;
-  o.games_per_thread = 4;
-  o.full_visits = 8;
-  o.fast_visits = 2;
-  o.full_fraction = full_fraction;
-  o.game.length_cap = 40;
-  nn::TestEvaluator evaluator(1);
-  std::vector<xqzero::GameRecord> games;
-  selfplay::SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
-  runner.run(uint64_t(n));
-  return games;
-}
+using test::cpu_training;
+using test::some_games;
+
 
 // The usable games of the files the scanner has not read yet.
 std::vector<xqzero::GameRecord> read_new(RecordScanner& scanner, const RecordScanner::Warn& warn) {
@@ -244,14 +234,6 @@ TEST(RecordScanner, ScanNewGivesThePositions) {
 }
 
 xqzero::NetworkConfig tiny_net() { return ::xq::test::tiny_net_config(); }
-
-xqzero::TrainingConfig cpu_training() {
-  xqzero::TrainingConfig t;
-  t.set_device("cpu");
-  t.set_threads(1);
-  t.set_learning_rate(0.05f);
-  return t;
-}
 
 // The material target is the mover's material balance kMaterialHorizon plies later (or at
 // the end), replayed here independently of positions_of.

@@ -1,0 +1,38 @@
+// Training data for the training tests: self-play games of the test evaluator, and a CPU
+// trainer configuration.
+#pragma once
+
+#include <vector>
+
+#include "nn/evaluator.h"
+#include "selfplay/selfplay.h"
+
+namespace xq::training::test {
+
+// n games of self-play with the deterministic test evaluator (8/2 visits, 40-ply cap);
+// full_fraction of the moves are full searches (training targets).
+inline std::vector<xqzero::GameRecord> some_games(int n, float full_fraction = 0.5f) {
+  selfplay::SelfplayOptions o;
+  o.threads = 1;
+  o.games_per_thread = 4;
+  o.full_visits = 8;
+  o.fast_visits = 2;
+  o.full_fraction = full_fraction;
+  o.game.length_cap = 40;
+  nn::TestEvaluator evaluator(1);
+  std::vector<xqzero::GameRecord> games;
+  selfplay::SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
+  runner.run(uint64_t(n));
+  return games;
+}
+
+// A one-thread CPU trainer with a learning rate that moves a tiny net in a few steps.
+inline xqzero::TrainingConfig cpu_training() {
+  xqzero::TrainingConfig t;
+  t.set_device("cpu");
+  t.set_threads(1);
+  t.set_learning_rate(0.05f);
+  return t;
+}
+
+}  // namespace xq::training::test

@@ -1,0 +1,75 @@
+// The process group of data-parallel training: N trainer processes (ranks) that meet at a
+// rendezvous and then exchange tensors. Built on LibTorch's own distributed layer, c10d: a
+// TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT, and ProcessGroupGloo for the
+// collectives (CPU tensors; a CUDA trainer stages its gradients through the host).
+//
+// This header is torch-free: the scalar collectives the training loop needs to agree on
+// whether to step or stop. The tensor collectives of the trainer (gradients, weights) are in
+// training/gradient_sync.h.
+//
+// Failure is loud and bounded: a peer that never arrives fails the rendezvous after the
+// timeout; a peer that dies (kill -9 included) fails the next collective of the others, at
+// once when its sockets close and at the latest after the timeout. Every failure is a
+// DistributedError that names this rank and what failed.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace xq::training {
+
+class DistributedError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DistributedOptions {
+  int world_size = 1;  // 1 = not distributed
+  int rank = 0;
+  std::string master_addr = "127.0.0.1";
+  int master_port = 29500;
+  double timeout_s = 1800;  // rendezvous and every collective
+  bool enabled() const { return world_size > 1; }
+};
+
+// torchrun's variables WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT, where set, into `o`.
+// Throws DistributedError naming the variable when one is not a number in range.
+void read_distributed_environment(DistributedOptions& o);
+// "HOST:PORT" into o.master_addr and o.master_port; throws DistributedError naming `text`.
+void parse_master(const std::string& text, DistributedOptions& o);
+// Throws DistributedError naming the bad field (world size 1..1024, rank 0..world-1, port
+// 1..65535, timeout > 0).
+void validate_distributed(const DistributedOptions& o);
+
+// Whether this build has c10d with Gloo (the headers of libgloo-dev were found).
+bool distributed_available();
+
+class Collective {
+ public:
+  // Meets the other world_size - 1 ranks; throws DistributedError when this build has no
+  // Gloo, the options are bad, or the rendezvous does not complete within the timeout.
+  static std::unique_ptr<Collective> connect(const DistributedOptions& o);
+  ~Collective();
+  Collective(const Collective&) = delete;
+  Collective& operator=(const Collective&) = delete;
+
+  int rank() const;
+  int world_size() const;
+  // Element-wise maximum over every rank, in place.
+  void max(std::vector<int64_t>& values);
+  // Whether every rank passed the same value (one all-reduce); sets *lo and *hi, when given,
+  // to the smallest and largest value passed.
+  bool all_equal(int64_t value, int64_t* lo = nullptr, int64_t* hi = nullptr);
+
+  struct Impl;  // c10d's objects (training/collective.cpp, training/gradient_sync.cpp)
+  Impl& impl() { return *impl_; }
+
+ private:
+  explicit Collective(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace xq::training
