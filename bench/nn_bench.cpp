@@ -127,11 +127,12 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
          " evaluator call\n";
   out << line("%6s %12s %12s %10s %14s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s");
   std::map<int, double> backend_rate;
-  const int width = nn::compact_width(o.network.history());
+  const nn::PlaneLayout layout = nn::plane_layout(o.network);
+  const int width = nn::compact_width(layout);
   for (int batch = 1; batch <= o.max_batch; batch *= 2) {
     // forward alone: the compact batch already on the device
     std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
-    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], o.network.history(), &bytes[size_t(b) * width]);
+    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], layout, &bytes[size_t(b) * width]);
     double forward_rate = 0;
     {
       c10::InferenceMode guard;

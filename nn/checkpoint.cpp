@@ -77,7 +77,7 @@ void save_checkpoint(const std::string& path, Network& net, int64_t step, const 
                                std::chrono::system_clock::now().time_since_epoch())
                                .count());
   meta.set_num_labels(kNumLabels);
-  meta.set_input_planes(input_planes(net->config().history()));
+  meta.set_input_planes(input_planes(plane_layout(net->config())));
   meta.set_note(note);
   for (const auto& [name, data] : sections) {
     auto* s = meta.add_sections();
@@ -151,9 +151,9 @@ xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSectio
   if (meta.num_labels() != kNumLabels)
     fail(path, "written for " + std::to_string(meta.num_labels()) + " policy labels, this build has " +
                    std::to_string(kNumLabels));
-  if (meta.input_planes() != input_planes(meta.network().history()))
+  if (meta.input_planes() != input_planes(plane_layout(meta.network())))
     fail(path, "written for " + std::to_string(meta.input_planes()) + " input planes, this build makes " +
-                   std::to_string(input_planes(meta.network().history())));
+                   std::to_string(input_planes(plane_layout(meta.network()))));
   return meta;
 }
 

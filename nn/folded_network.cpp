@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "nn/net_config.h"
 #include "nn/planes.h"
 
 namespace xq::nn {
@@ -116,7 +117,7 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
 }
 
 std::pair<torch::Tensor, torch::Tensor> FoldedNetwork::forward_compact(const torch::Tensor& compact) const {
-  torch::Tensor x = expand_planes(compact, config_.history(), dtype_);
+  torch::Tensor x = expand_planes(compact, plane_layout(config_), dtype_);
   if (channels_last_) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
   x = stem_(x).relu_();
   for (const Block& b : blocks_) {

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "config.pb.h"
+#include "nn/planes.h"
 
 namespace xq::nn {
 
@@ -21,6 +22,11 @@ std::vector<std::string> evaluator_devices(const xqzero::EvaluatorConfig& evalua
 // "" when the two architectures are equal; otherwise every differing field, e.g.
 // "blocks: 6 vs 10; se: false vs true" (a's value first). Unset fields count as their default.
 std::string architecture_difference(const xqzero::NetworkConfig& a, const xqzero::NetworkConfig& b);
+
+// What the input planes of a net of this architecture hold (nn/planes.h).
+inline PlaneLayout plane_layout(const xqzero::NetworkConfig& config) {
+  return PlaneLayout{config.history(), config.attack_planes()};
+}
 
 // A short name such as "6x64" or "10x128 se gp h2".
 std::string short_name(const xqzero::NetworkConfig& config);

@@ -25,7 +25,7 @@ Conv2d conv(int in, int out, int k, bool bias) {
 NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) {
   validate(config_);
   const int c = config_.channels();
-  stem_ = register_module("stem", conv(input_planes(config_.history()), c, 3, false));
+  stem_ = register_module("stem", conv(input_planes(plane_layout(config_)), c, 3, false));
   stem_bn_ = register_module("stem_bn", BatchNorm2d(c));
   for (int i = 0; i < config_.blocks(); ++i) {
     Block b;
@@ -59,7 +59,7 @@ std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor plane
 }
 
 NetworkImpl::Heads NetworkImpl::forward_heads(const torch::Tensor& compact) {
-  return heads(tower(expand_planes(compact, config_.history(), stem_->weight.scalar_type())), true);
+  return heads(tower(expand_planes(compact, plane_layout(config_), stem_->weight.scalar_type())), true);
 }
 
 torch::Tensor NetworkImpl::tower(torch::Tensor x) {
@@ -97,7 +97,7 @@ NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_ma
 }
 
 std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward_compact(const torch::Tensor& compact) {
-  return forward(expand_planes(compact, config_.history(), stem_->weight.scalar_type()));
+  return forward(expand_planes(compact, plane_layout(config_), stem_->weight.scalar_type()));
 }
 
 int64_t NetworkImpl::parameter_count() const {
@@ -106,10 +106,10 @@ int64_t NetworkImpl::parameter_count() const {
   return n;
 }
 
-torch::Tensor expand_planes(const torch::Tensor& compact, int history, torch::ScalarType dtype) {
+torch::Tensor expand_planes(const torch::Tensor& compact, PlaneLayout layout, torch::ScalarType dtype) {
   const int64_t batch = compact.size(0);
-  const int boards = history + 1;
-  if (compact.dim() != 2 || compact.size(1) != compact_width(history))
+  const int boards = layout.history + 1;
+  if (compact.dim() != 2 || compact.size(1) != compact_width(layout))
     throw std::invalid_argument("expand_planes: compact batch has the wrong width");
   const auto opts = torch::TensorOptions().device(compact.device());
   // [B, boards, 1, 90] == [1, 1, 14, 1] codes 1..14 -> [B, boards, 14, 90]
@@ -124,7 +124,14 @@ torch::Tensor expand_planes(const torch::Tensor& compact, int history, torch::Sc
                         .to(dtype)
                         .view({batch, kScalarPlanes, 1, 1})
                         .expand({batch, kScalarPlanes, RANK_NB, FILE_NB});
-  return torch::cat({pieces, s}, 1);
+  if (!layout.attacks) return torch::cat({pieces, s}, 1);
+  // attack map bytes: own count in bits 0-1, opponent count in bits 2-3 (nn/attack_map.h)
+  const torch::Tensor map = compact.narrow(1, attack_offset(layout), SQUARE_NB);
+  const torch::Tensor own = map.bitwise_and(3);
+  const torch::Tensor attacks = torch::stack({own.ge(1), own.ge(2), map.ge(4), map.ge(8)}, 1)
+                                    .to(dtype)
+                                    .view({batch, kAttackPlanes, RANK_NB, FILE_NB});
+  return torch::cat({pieces, s, attacks}, 1);
 }
 
 torch::Tensor label_logits(const torch::Tensor& policy_map) {

@@ -1,7 +1,7 @@
 // The policy/value network (LibTorch). Include only from the few torch translation units.
 //
-// Input: the compact batch (nn/planes.h), uint8 [B, compact_width(history)], expanded to
-// float planes [B, input_planes(history), 10, 9] on the net's own device by expand_planes.
+// Input: the compact batch (nn/planes.h), uint8 [B, compact_width(layout)], expanded to
+// float planes [B, input_planes(layout), 10, 9] on the net's own device by expand_planes.
 // Tower: 3x3 conv stem, then `blocks` residual blocks (conv3x3-BN-ReLU-conv3x3-BN, optional
 // squeeze-excitation giving a per-channel scale and bias, skip connection, ReLU), `channels`
 // wide. Convolutions before a BatchNorm have no bias.
@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "config.pb.h"
+#include "nn/planes.h"
 
 namespace xq::nn {
 
@@ -72,7 +73,7 @@ class NetworkImpl : public torch::nn::Module {
 TORCH_MODULE(Network);
 
 // Expands a compact batch (nn/planes.h) to input planes of `dtype` on the batch's device.
-torch::Tensor expand_planes(const torch::Tensor& compact, int history, torch::ScalarType dtype);
+torch::Tensor expand_planes(const torch::Tensor& compact, PlaneLayout layout, torch::ScalarType dtype);
 
 // Dense label logits [B, kNumLabels] from a policy map (for training losses).
 torch::Tensor label_logits(const torch::Tensor& policy_map);

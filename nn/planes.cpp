@@ -2,9 +2,12 @@
 
 #include <cstring>
 
+#include "nn/attack_map.h"
+
 namespace xq::nn {
 
-void write_compact(const EvalRequest& r, int history, uint8_t* dst) {
+void write_compact(const EvalRequest& r, PlaneLayout layout, uint8_t* dst) {
+  const int history = layout.history;
   std::memcpy(dst, r.encoding.squares, SQUARE_NB);
   for (int k = 1; k <= history; ++k) {
     uint8_t* board = dst + SQUARE_NB * k;
@@ -15,6 +18,7 @@ void write_compact(const EvalRequest& r, int history, uint8_t* dst) {
   }
   dst[SQUARE_NB * (history + 1)] = r.encoding.repetition;
   dst[SQUARE_NB * (history + 1) + 1] = r.encoding.halfmove;
+  if (layout.attacks) attack_map(r.encoding.squares, dst + attack_offset(layout));
 }
 
 }  // namespace xq::nn

@@ -91,7 +91,7 @@ std::string TorchEvaluator::describe() const {
 std::pair<torch::Tensor, torch::Tensor> TorchEvaluator::forward_compact(const torch::Tensor& compact) {
   if (folded_) return folded_->forward_compact(compact);
   if (!channels_last_) return net_->forward_compact(compact);
-  const torch::Tensor planes = expand_planes(compact, net_->config().history(), dtype_);
+  const torch::Tensor planes = expand_planes(compact, plane_layout(net_->config()), dtype_);
   return net_->forward(planes.contiguous(torch::MemoryFormat::ChannelsLast));
 }
 
@@ -99,7 +99,7 @@ std::unique_ptr<BatchSlot> TorchEvaluator::make_slot(int max_batch) {
   auto slot = std::make_unique<TorchSlot>();
   slot->capacity = std::max(1, max_batch);
   auto host = torch::TensorOptions().device(torch::kCPU).pinned_memory(device_.is_cuda());
-  slot->compact = torch::empty({slot->capacity, compact_width(net_->config().history())}, host.dtype(torch::kUInt8));
+  slot->compact = torch::empty({slot->capacity, compact_width(plane_layout(net_->config()))}, host.dtype(torch::kUInt8));
   slot->index = torch::empty({int64_t(slot->capacity) * MAX_MOVES}, host.dtype(torch::kLong));
   slot->counts = torch::empty({slot->capacity}, host.dtype(torch::kLong));
   slot->n_labels.resize(size_t(slot->capacity));
@@ -110,14 +110,14 @@ void TorchEvaluator::prepare(BatchSlot& base, Span<const EvalRequest> requests) 
   auto& slot = static_cast<TorchSlot&>(base);
   const int n = int(requests.size());
   if (n > slot.capacity) throw std::invalid_argument("TorchEvaluator: batch larger than its slot");
-  const int history = net_->config().history();
-  const int width = compact_width(history);
+  const PlaneLayout layout = plane_layout(net_->config());
+  const int width = compact_width(layout);
   uint8_t* compact = slot.compact.data_ptr<uint8_t>();
   int max_labels = 1;
   for (int b = 0; b < n; ++b) {
     const EvalRequest& r = requests[size_t(b)];
     if (r.n_labels < 0 || r.n_labels > MAX_MOVES) throw std::invalid_argument("TorchEvaluator: bad label count");
-    write_compact(r, history, compact + int64_t(b) * width);
+    write_compact(r, layout, compact + int64_t(b) * width);
     max_labels = std::max(max_labels, r.n_labels);
   }
   int64_t* index = slot.index.data_ptr<int64_t>();

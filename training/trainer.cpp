@@ -11,7 +11,9 @@
 #include <stdexcept>
 
 #include "nn/checkpoint.h"
+#include "nn/attack_map.h"
 #include "nn/device.h"
+#include "nn/net_config.h"
 #include "nn/network.h"
 #include "nn/policy_labels.h"
 #include "training/collective_tensors.h"
@@ -42,7 +44,7 @@ void set_autocast(bool cuda, bool on) {
 
 // A prepared batch: host tensors first, then moved to the trainer's device.
 struct Batch {
-  torch::Tensor compact;       // uint8 [B, 92]
+  torch::Tensor compact;       // uint8 [B, compact width]: the encoding, then the attack map if used
   torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row
   torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
   torch::Tensor wdl;           // float [B, 3]
@@ -85,7 +87,11 @@ struct Trainer::Impl {
   Batch build_batch(const std::vector<TrainingPosition>& batch) const {
     const int64_t n = int64_t(batch.size());
     Batch b;
-    b.compact = torch::empty({n, int64_t(sizeof(nn::Encoding))}, torch::kUInt8);
+    // Training nets have no history (train_loop checks), so a position's compact bytes are its
+    // Encoding followed by the attack map when the net uses one (nn/planes.h).
+    const nn::PlaneLayout layout = nn::plane_layout(net->config());
+    const int64_t width = nn::compact_width(layout);
+    b.compact = torch::empty({n, width}, torch::kUInt8);
     b.policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
     const bool legal_only = config.legal_policy_loss();
     if (legal_only) b.illegal = torch::full({n, nn::kNumLabels}, -1e9f, torch::kFloat32);
@@ -101,7 +107,8 @@ struct Trainer::Impl {
     double entropy = 0, mean_wdl[3] = {0, 0, 0}, kept = 0;
     for (int64_t i = 0; i < n; ++i) {
       const TrainingPosition& s = batch[size_t(i)];
-      std::memcpy(c + i * int64_t(sizeof(nn::Encoding)), &s.encoding, sizeof(nn::Encoding));
+      std::memcpy(c + i * width, &s.encoding, sizeof(nn::Encoding));
+      if (layout.attacks) nn::attack_map(s.encoding.squares, c + i * width + nn::attack_offset(layout));
       float sum = 0;
       for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
       for (int k = 0; k < s.n_policy; ++k) {
@@ -146,7 +153,7 @@ struct Trainer::Impl {
     // Under bfloat16 the tower runs in it (autocast: bfloat16 convolutions, float32 weights);
     // the heads see float32 features. With the heads in bfloat16 too, the value head's pooled
     // sums lose the small differences it has to learn (tests/training/material_fit_test.cpp).
-    const torch::Tensor planes = nn::expand_planes(b.compact, net->config().history(), torch::kFloat32);
+    const torch::Tensor planes = nn::expand_planes(b.compact, nn::plane_layout(net->config()), torch::kFloat32);
     torch::Tensor features;
     if (bfloat16) {
       set_autocast(device.is_cuda(), true);

@@ -36,8 +36,8 @@ TEST(EvalInput, HistoryIsSeenFromTheCurrentMover) {
   ASSERT_EQ(in.history.size(), 1u);
   EXPECT_EQ(in.history[0], encode(before, BLACK, 0));
   EXPECT_NE(in.key, make_eval_input(now).key);
-  uint8_t compact[compact_width(2)];
-  write_compact(in.request(), 2, compact);
+  uint8_t compact[compact_width(PlaneLayout{2, false})];
+  write_compact(in.request(), PlaneLayout{2, false}, compact);
   EXPECT_TRUE(std::equal(in.encoding.squares, in.encoding.squares + 90, compact));
   EXPECT_TRUE(std::equal(in.history[0].squares, in.history[0].squares + 90, compact + 90));
   EXPECT_TRUE(std::all_of(compact + 180, compact + 270, [](uint8_t c) { return c == 0; }));

@@ -42,12 +42,12 @@ struct Inputs {
 TEST(Planes, ExpandMatchesTheEncoding) {
   const Position pos = Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 60 1");
   const EvalInput in = make_eval_input(pos, 1);
-  std::vector<uint8_t> bytes(compact_width(0));
-  write_compact(in.request(), 0, bytes.data());
-  torch::Tensor compact = torch::from_blob(bytes.data(), {1, compact_width(0)}, torch::kUInt8).clone();
-  torch::Tensor planes = expand_planes(compact, 0, torch::kFloat);
-  ASSERT_EQ(planes.sizes(), (std::vector<int64_t>{1, input_planes(0), 10, 9}));
-  EXPECT_EQ(input_planes(0), 18);
+  std::vector<uint8_t> bytes(compact_width(PlaneLayout{}));
+  write_compact(in.request(), PlaneLayout{}, bytes.data());
+  torch::Tensor compact = torch::from_blob(bytes.data(), {1, compact_width(PlaneLayout{})}, torch::kUInt8).clone();
+  torch::Tensor planes = expand_planes(compact, PlaneLayout{}, torch::kFloat);
+  ASSERT_EQ(planes.sizes(), (std::vector<int64_t>{1, input_planes(PlaneLayout{}), 10, 9}));
+  EXPECT_EQ(input_planes(PlaneLayout{}), 18);
   // Black to move: own king (plane 0) on e0 of the view, opponent cannon (plane 7 + 5) on e7.
   EXPECT_EQ(planes[0][KING - 1][0][4].item<float>(), 1.0f);
   EXPECT_EQ(planes[0][7 + CANNON - 1][7][4].item<float>(), 1.0f);
@@ -67,9 +67,9 @@ TEST(Network, ShapesParametersAndLabelLogits) {
       Network net = tiny_net(tiny(se, gp), 1);
       net->eval();
       const Inputs in(3, 1);
-      std::vector<uint8_t> bytes(3 * compact_width(0));
-      for (int b = 0; b < 3; ++b) write_compact(in.requests[size_t(b)], 0, bytes.data() + b * compact_width(0));
-      torch::Tensor compact = torch::from_blob(bytes.data(), {3, compact_width(0)}, torch::kUInt8).clone();
+      std::vector<uint8_t> bytes(3 * compact_width(PlaneLayout{}));
+      for (int b = 0; b < 3; ++b) write_compact(in.requests[size_t(b)], PlaneLayout{}, bytes.data() + b * compact_width(PlaneLayout{}));
+      torch::Tensor compact = torch::from_blob(bytes.data(), {3, compact_width(PlaneLayout{})}, torch::kUInt8).clone();
       auto out = net->forward_compact(compact);
       EXPECT_EQ(out.first.sizes(), (std::vector<int64_t>{3, kPolicyPlanes * SQUARE_NB}));
       EXPECT_EQ(out.second.sizes(), (std::vector<int64_t>{3, 3}));
@@ -96,10 +96,10 @@ TEST(TorchEvaluator, PriorsAreAMaskedSoftmaxOverLegalMoves) {
   }
   // The masked softmax equals a softmax over the gathered legal logits of the dense output.
   Network net = eval.network();
-  std::vector<uint8_t> bytes(compact_width(0));
-  write_compact(in.requests[5], 0, bytes.data());
+  std::vector<uint8_t> bytes(compact_width(PlaneLayout{}));
+  write_compact(in.requests[5], PlaneLayout{}, bytes.data());
   c10::InferenceMode guard;
-  auto out = net->forward_compact(torch::from_blob(bytes.data(), {1, compact_width(0)}, torch::kUInt8).clone());
+  auto out = net->forward_compact(torch::from_blob(bytes.data(), {1, compact_width(PlaneLayout{})}, torch::kUInt8).clone());
   torch::Tensor dense = label_logits(out.first)[0];
   std::vector<int64_t> legal(in.requests[5].labels, in.requests[5].labels + in.requests[5].n_labels);
   torch::Tensor expected = torch::softmax(dense.index_select(0, torch::tensor(legal)), 0);

@@ -23,6 +23,7 @@ xqzero::NetworkConfig arch(bool se = false, bool gp = false, int history = 0) {
   c.set_global_pool(gp);
   c.set_material_head(gp);  // the training-only head is skipped by the folded copy
   c.set_history(history);
+  c.set_attack_planes(se);  // the attack planes feed the stem like the others
   return c;
 }
 
@@ -46,10 +47,10 @@ struct Inputs {
     }
     for (const EvalInput& in : inputs) requests.push_back(in.request());
   }
-  torch::Tensor compact(int history) const {
-    const int w = compact_width(history);
+  torch::Tensor compact(PlaneLayout layout) const {
+    const int w = compact_width(layout);
     torch::Tensor t = torch::empty({int64_t(requests.size()), w}, torch::kUInt8);
-    for (size_t b = 0; b < requests.size(); ++b) write_compact(requests[b], history, t.data_ptr<uint8_t>() + b * w);
+    for (size_t b = 0; b < requests.size(); ++b) write_compact(requests[b], layout, t.data_ptr<uint8_t>() + b * w);
     return t;
   }
 };
@@ -65,7 +66,7 @@ TEST(FoldedNetwork, EqualsTheModuleInFloat32ForEveryArchitectureOption) {
         SCOPED_TRACE("se " + std::to_string(se) + " gp " + std::to_string(gp) + " history " + std::to_string(history));
         Network net = perturbed_net(arch(se, gp, history), 11);
         const Inputs in(24, 11, history);
-        const torch::Tensor compact = in.compact(history);
+        const torch::Tensor compact = in.compact(plane_layout(net->config()));
         c10::InferenceMode guard;
         const auto expected = net->forward_compact(compact);
         for (bool channels_last : {false, true}) {
