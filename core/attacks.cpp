@@ -2,6 +2,7 @@
 // (cannons over exactly one screen of either colour), by the enemy king along an open
 // file (flying general), by horses whose leg is free, and by pawns. Advisors and
 // elephants never reach the enemy king but count for other squares.
+#include <algorithm>
 #include <cstring>
 
 #include "core/position.h"
@@ -98,6 +99,63 @@ int Position::attackers(Square s, Color by, Square* out) const {
   for (const BlockedStep& st : T.elephant_steps[s])
     if (board_[st.to] == make_piece(by, ELEPHANT) && board_[st.block] == NO_PIECE) out[n++] = st.to;
   return n;
+}
+
+void Position::attack_counts(Color by, uint8_t counts[SQUARE_NB]) const {
+  std::memset(counts, 0, SQUARE_NB);
+  const Tables& T = tables();
+  // A line (rank or file) of `length` squares through a slider: a chariot reaches the empty squares
+  // up to the nearest piece on each side and that piece; a cannon the squares beyond that
+  // piece (its screen) up to and including the next one.
+  auto line = [&](const LineView& v, int length, bool cannon, auto to_square) {
+    if (!cannon) {
+      for (unsigned bits = v.empty_reach; bits; bits &= bits - 1) ++counts[to_square(__builtin_ctz(bits))];
+      if (v.first_lo >= 0) ++counts[to_square(v.first_lo)];
+      if (v.first_hi >= 0) ++counts[to_square(v.first_hi)];
+      return;
+    }
+    if (v.first_lo >= 0)
+      for (int i = v.first_lo - 1; i >= std::max<int>(v.second_lo, 0); --i) ++counts[to_square(i)];
+    if (v.first_hi >= 0)
+      for (int i = v.first_hi + 1; i <= (v.second_hi >= 0 ? v.second_hi : length - 1); ++i) ++counts[to_square(i)];
+  };
+  for (int i = 0; i < count_[by]; ++i) {
+    const Square s = plist_[by][i];
+    const int f = file_of(s), r = rank_of(s);
+    switch (type_of(board_[s])) {
+      case CHARIOT:
+      case CANNON: {
+        const bool cannon = type_of(board_[s]) == CANNON;
+        line(T.rank_view[f][rank_occ_[r]], FILE_NB, cannon, [r](int k) { return r * 9 + k; });
+        line(T.file_view[r][file_occ_[f]], RANK_NB, cannon, [f](int k) { return k * 9 + f; });
+        break;
+      }
+      case HORSE:
+        for (const BlockedStep& st : T.horse_steps[s])
+          if (board_[st.block] == NO_PIECE) ++counts[st.to];
+        break;
+      case ELEPHANT:
+        for (const BlockedStep& st : T.elephant_steps[s])
+          if (board_[st.block] == NO_PIECE) ++counts[st.to];
+        break;
+      case ADVISOR:
+        for (uint8_t t : T.advisor_steps[s]) ++counts[t];
+        break;
+      case PAWN:
+        for (uint8_t t : T.pawn_steps[by][s]) ++counts[t];
+        break;
+      case KING: {
+        for (uint8_t t : T.king_steps[s]) ++counts[t];
+        // Flying general: the enemy king, first piece along an open file, counts as attacked.
+        const LineView& fv = T.file_view[r][file_occ_[f]];
+        for (int k : {int(fv.first_lo), int(fv.first_hi)})
+          if (k >= 0 && board_[k * 9 + f] == make_piece(~by, KING)) ++counts[k * 9 + f];
+        break;
+      }
+      default:
+        break;
+    }
+  }
 }
 
 bool Position::leaves_king_attacked(Move m) const {

@@ -20,12 +20,11 @@ void attack_map(const uint8_t squares[SQUARE_NB], uint8_t out[SQUARE_NB]) {
                                       : make_piece(RED, PieceType(code - kOwnCodeBase)),
                   s);
   }
-  Square from[32];
-  for (Square s = 0; s < SQUARE_NB; ++s) {
-    const int own = std::min(pos.attackers(s, RED, from), kMaxAttackCount);
-    const int opp = std::min(pos.attackers(s, BLACK, from), kMaxAttackCount);
-    out[s] = uint8_t(own | opp << 2);
-  }
+  uint8_t own[SQUARE_NB], opp[SQUARE_NB];
+  pos.attack_counts(RED, own);
+  pos.attack_counts(BLACK, opp);
+  for (Square s = 0; s < SQUARE_NB; ++s)
+    out[s] = uint8_t(std::min<int>(own[s], kMaxAttackCount) | std::min<int>(opp[s], kMaxAttackCount) << 2);
 }
 
 }  // namespace xq::nn

@@ -73,5 +73,35 @@ TEST(Position, AttackQueries) {
   EXPECT_FALSE(open.is_attacked(make_square(4, 4), RED));
 }
 
+TEST(Position, AttackCountsEqualAttackersOnEverySquareOverRandomGames) {
+  uint64_t seed = 7;
+  int positions = 0;
+  for (int game = 0; game < 20; ++game) {
+    Position pos;
+    for (int ply = 0; ply < 200; ++ply) {
+      for (Color c : {RED, BLACK}) {
+        uint8_t counts[SQUARE_NB];
+        pos.attack_counts(c, counts);
+        Square out[32];
+        for (Square s = 0; s < SQUARE_NB; ++s)
+          ASSERT_EQ(int(counts[s]), pos.attackers(s, c, out)) << pos.fen() << " square " << int(s) << " colour " << int(c);
+      }
+      ++positions;
+      MoveList moves(pos);
+      if (moves.empty()) break;
+      seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+      UndoInfo undo;
+      pos.do_move(moves[int((seed >> 33) % uint64_t(moves.size()))], undo);
+    }
+  }
+  EXPECT_GT(positions, 1000);
+  // Start position by hand: e1 has the king and both advisors; b9 Red's cannon over b7.
+  uint8_t red[SQUARE_NB];
+  Position().attack_counts(RED, red);
+  EXPECT_EQ(red[make_square(4, 1)], 3);
+  EXPECT_EQ(red[make_square(1, 9)], 1);
+  EXPECT_EQ(red[make_square(1, 7)], 0);
+}
+
 }  // namespace
 }  // namespace xq
