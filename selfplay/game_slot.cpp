@@ -4,6 +4,7 @@
 #include <cmath>
 #include <utility>
 
+#include "core/movegen.h"
 #include "core/types.h"
 
 namespace xq::selfplay {
@@ -27,6 +28,7 @@ void GameSlot::start(GameEvaluator net, std::mt19937_64& rng) {
   net_ = std::move(net);
   const uint64_t seed = rng();
   game_ = Game(Position::from_fen(o_.start_fen), o_.game);
+  if (o_.random_opening_plies > 0) play_random_opening(rng);
   search_ = Search(o_.search, seed);
   record_.Clear();
   record_.set_start_fen(game_.position().fen());
@@ -41,6 +43,17 @@ void GameSlot::start(GameEvaluator net, std::mt19937_64& rng) {
   low_streak_[0] = low_streak_[1] = 0;
   would_resign_ = -1;
   begin_move(rng);
+}
+
+void GameSlot::play_random_opening(std::mt19937_64& rng) {
+  const int plies = std::uniform_int_distribution<int>(0, o_.random_opening_plies)(rng);
+  for (int i = 0; i < plies && !game_.over(); ++i) {
+    const MoveList moves(game_.position());
+    game_.play(moves[int(rng() % uint64_t(moves.size()))]);
+  }
+  // The game (and its record) starts from the position reached, unless the random moves
+  // happened to end it: then from the start position.
+  game_ = Game(game_.over() ? Position::from_fen(o_.start_fen) : game_.position(), o_.game);
 }
 
 void GameSlot::begin_move(std::mt19937_64& rng) {

@@ -18,8 +18,9 @@ class GameSlot {
  public:
   GameSlot(const SelfplayOptions& options, SelfplayStats& stats);
 
-  // A new game with `net` from the start position; `rng` draws its seed, whether it may
-  // resign, and the kind (full or fast) of its first search.
+  // A new game with `net` from the start position (after a random opening, when the options
+  // ask for one); `rng` draws its seed, the opening, whether it may resign, and the kind
+  // (full or fast) of its first search.
   void start(GameEvaluator net, std::mt19937_64& rng);
   // No game here any more (the runner has no more games to start).
   void close() { active_ = false; }
@@ -40,6 +41,8 @@ class GameSlot {
 
  private:
   void begin_move(std::mt19937_64& rng);
+  // 0..random_opening_plies uniformly random legal moves; the game then starts afresh there.
+  void play_random_opening(std::mt19937_64& rng);
   // Whether the mover resigns after a search that returned `value` (a no-resign game
   // records who would have resigned instead).
   bool resigns(Color mover, float value);

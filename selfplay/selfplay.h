@@ -41,6 +41,7 @@ struct SelfplayOptions {
   float temperature = 1.0f;     // move choice from the search's target^(1/temperature) early on
   bool fast_exploration = false;  // fast searches explore at the root too (they are not targets)
   int temperature_plies = 20;
+  int random_opening_plies = 0;  // up to this many random moves before the record starts
   float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;

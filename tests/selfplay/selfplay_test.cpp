@@ -165,6 +165,29 @@ TEST(Selfplay, EveryMoveIsATargetWithFullFractionOne) {
     for (const auto& m : g.moves()) EXPECT_TRUE(m.training_target());
 }
 
+TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
+  SelfplayOptions o = small_options();
+  o.random_opening_plies = 4;
+  nn::UniformEvaluator uniform;
+  const auto games = play(o, uniform, 24);
+  std::set<std::string> starts;
+  int from_start = 0;
+  for (const auto& g : games) {
+    check_record(g);  // the moves replay from the recorded start
+    starts.insert(g.start_fen());
+    // The random moves are not in the record: its start is the position after them, at most
+    // four plies in (the fullmove number counts Black's moves).
+    const Position start = Position::from_fen(g.start_fen());
+    EXPECT_LE(start.fullmove_number(), 3) << g.start_fen();
+    from_start += g.start_fen() == Position().fen();
+  }
+  // 0..4 plies each: most games start elsewhere, and from many different positions.
+  EXPECT_LT(from_start, 12);
+  EXPECT_GE(starts.size(), 12u);
+  // Without it every game starts from the start position.
+  for (const auto& g : play(small_options(), uniform, 4)) EXPECT_EQ(g.start_fen(), Position().fen());
+}
+
 TEST(RecordFiles, RoundTripAndErrors) {
   const std::string dir = temp_dir("records");
   nn::UniformEvaluator uniform;
