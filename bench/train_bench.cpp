@@ -3,8 +3,12 @@
 #include <chrono>
 #include <cstdio>
 #include <ostream>
+#include <random>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
+#include "nn/device.h"
 #include "nn/net_config.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
@@ -15,6 +19,25 @@ namespace xq::bench {
 
 namespace {
 
+// One untimed warm-up step, then steps on batches of `share` positions sampled from the window
+// until stop(seconds so far) says so. Returns (steps, seconds); `batch` holds the last batch.
+template <typename Stop>
+std::pair<int64_t, double> timed_steps(training::Trainer& trainer, const training::ReplayWindow& window, int share,
+                                       uint64_t seed, std::vector<training::TrainingPosition>& batch, Stop stop) {
+  std::mt19937_64 rng(seed);
+  window.sample(share, rng, batch);
+  trainer.step(batch);
+  const auto start = std::chrono::steady_clock::now();
+  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  int64_t steps = 0;
+  while (!stop(since())) {
+    window.sample(share, rng, batch);
+    trainer.step(batch);
+    ++steps;
+  }
+  return {steps, since()};
+}
+
 // Data-parallel: every rank steps on its share until rank 0's clock says stop (the ranks agree
 // each step, so they stop at the same step); no bare-loop comparison.
 void run_distributed_train_bench(std::ostream& out, const xqzero::Config& config, double seconds,
@@ -23,25 +46,17 @@ void run_distributed_train_bench(std::ostream& out, const xqzero::Config& config
   const int share = tc.batch_size() / d.world_size;
   if (share * d.world_size != tc.batch_size())
     throw std::invalid_argument("training.batch_size must be a multiple of the world size");
-  auto collective = training::Collective::connect(d);
+  training::DistributedOptions rank = d;
+  rank.cuda_tensors = nn::resolve_device(tc.device()).cuda;
+  auto collective = training::Collective::connect(rank);
   training::Trainer trainer(config.network(), tc);
   trainer.join(*collective);
-  std::mt19937_64 rng(1 + uint64_t(d.rank));
   std::vector<training::TrainingPosition> batch;
-  window.sample(share, rng, batch);
-  trainer.step(batch);  // warm-up
-  const auto start = std::chrono::steady_clock::now();
-  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  int64_t steps = 0;
-  for (;;) {
-    std::vector<int64_t> done{d.rank == 0 && since() >= seconds};
+  const auto [steps, elapsed] = timed_steps(trainer, window, share, 1 + uint64_t(d.rank), batch, [&](double t) {
+    std::vector<int64_t> done{d.rank == 0 && t >= seconds};
     collective->max(done);
-    if (done[0]) break;
-    window.sample(share, rng, batch);
-    trainer.step(batch);
-    ++steps;
-  }
-  const double elapsed = since();
+    return done[0] != 0;
+  });
   trainer.average_buffers();  // BatchNorm statistics, each rank's own until now
   char line[200];
   out << "net " << nn::short_name(config.network()) << " on " << trainer.device_name() << ", batch "
@@ -73,19 +88,10 @@ void run_train_bench(std::ostream& out, const xqzero::Config& config, double sec
   if (distributed.enabled()) return run_distributed_train_bench(out, config, seconds, window, distributed);
 
   training::Trainer trainer(config.network(), tc);
-  std::mt19937_64 rng(1);
   std::vector<training::TrainingPosition> batch;
-  window.sample(batch_size, rng, batch);
-  trainer.step(batch);  // warm-up
-  const auto start = std::chrono::steady_clock::now();
-  auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  int64_t samples = 0;
-  while (since() < seconds) {
-    window.sample(batch_size, rng, batch);
-    trainer.step(batch);
-    samples += batch_size;
-  }
-  const double with_data = double(samples) / since();
+  const auto [steps, elapsed] =
+      timed_steps(trainer, window, batch_size, 1, batch, [&](double t) { return t >= seconds; });
+  const double with_data = double(steps) * batch_size / elapsed;
   const double raw = trainer.raw_throughput(batch, seconds);
 
   char line[200];

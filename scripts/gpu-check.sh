@@ -86,11 +86,16 @@ else
   log "no .deps/debs/*.deb; using the system Protobuf (run --fetch-deps on a development machine first)"
 fi
 [[ -n "$PREFIX_PATH" ]] && CMAKE_ARGS+=(-DCMAKE_PREFIX_PATH="$PREFIX_PATH")
+# nccl.h from PyTorch's nvidia-nccl wheel, so that the trainer's NCCL path compiles (it needs
+# Gloo's headers too; the configure log says which data-parallel paths were built).
+NCCL_INC="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null || true)"
+[[ -n "$NCCL_INC" && -e "$NCCL_INC/nccl.h" ]] && CMAKE_ARGS+=(-DXQZERO_NCCL_INCLUDE_DIR="$NCCL_INC")
 # Our code compiles no CUDA kernels; name the architecture so Torch's CMake need not probe it.
 export TORCH_CUDA_ARCH_LIST="${TORCH_CUDA_ARCH_LIST:-9.0}"
 
 log "configure"
 cmake "${CMAKE_ARGS[@]}" > "$BUILD_DIR.cmake.log" 2>&1 || { tail -n 40 "$BUILD_DIR.cmake.log"; exit 1; }
+grep "xqzero:" "$BUILD_DIR.cmake.log" || true
 log "build ($JOBS jobs)"
 cmake --build "$BUILD_DIR" -j "$JOBS" --target xqzero > "$BUILD_DIR.build.log" 2>&1 ||
   { grep -E "error|Error" -A3 "$BUILD_DIR.build.log" | head -n 60; tail -n 20 "$BUILD_DIR.build.log"; exit 1; }

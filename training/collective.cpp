@@ -1,6 +1,8 @@
 // training/collective.h and training/collective_tensors.h: the one translation unit that
 // includes c10d. Without Gloo (XQZERO_HAVE_GLOO unset: libgloo-dev's headers were not found
-// at configure time) it still builds, and connect() says what this build lacks.
+// at configure time) it still builds, and connect() says what this build lacks. With
+// XQZERO_HAVE_NCCL (a CUDA LibTorch, its c10d NCCL header and nccl.h found) a CUDA trainer's
+// tensor collectives run over ProcessGroupNCCL on the device; the flags stay on Gloo.
 #include "training/collective.h"
 
 #include <torch/torch.h>
@@ -14,8 +16,12 @@
 #include "training/collective_tensors.h"
 
 #ifdef XQZERO_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
+#endif
+#ifdef XQZERO_HAVE_NCCL
+#include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
 namespace xq::training {
@@ -43,6 +49,7 @@ void read_distributed_environment(DistributedOptions& o) {
     o.master_addr = v;
   }
   if (const char* v = std::getenv("MASTER_PORT")) o.master_port = int(parse_int(v, 1, 65535, "MASTER_PORT"));
+  if (const char* v = std::getenv("LOCAL_RANK")) o.local_rank = int(parse_int(v, 0, 1023, "LOCAL_RANK"));
 }
 
 void parse_master(const std::string& text, DistributedOptions& o) {
@@ -68,6 +75,11 @@ void validate_distributed(const DistributedOptions& o) {
 #ifdef XQZERO_HAVE_GLOO
 
 bool distributed_available() { return true; }
+#ifdef XQZERO_HAVE_NCCL
+bool nccl_available() { return true; }
+#else
+bool nccl_available() { return false; }
+#endif
 
 constexpr const char* kPeerTrouble = "a peer stopped, died or did not answer within the timeout";
 
@@ -75,7 +87,18 @@ struct Collective::Impl {
   int rank = 0, world = 1;
   std::chrono::milliseconds timeout{0};
   c10::intrusive_ptr<c10d::Store> store;
-  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;
+  c10::intrusive_ptr<c10d::ProcessGroupGloo> group;  // flags, and tensors staged on the host
+#ifdef XQZERO_HAVE_NCCL
+  c10::intrusive_ptr<c10d::ProcessGroupNCCL> nccl;  // a CUDA trainer's tensors, on the device
+#endif
+
+  bool tensors_on_device() const {
+#ifdef XQZERO_HAVE_NCCL
+    return bool(nccl);
+#else
+    return false;
+#endif
+  }
 
   std::string who() const { return "rank " + std::to_string(rank) + " of " + std::to_string(world); }
 
@@ -92,23 +115,40 @@ struct Collective::Impl {
     }
   }
 
+  // The collectives, on the group that carries `t`: NCCL for device tensors where there is
+  // one, else Gloo.
+  template <typename Group>
+  static void all_reduce_on(Group& g, torch::Tensor& t, c10d::ReduceOp::RedOpType op, std::chrono::milliseconds timeout) {
+    std::vector<at::Tensor> tensors{t};
+    c10d::AllreduceOptions opts;
+    opts.reduceOp = c10d::ReduceOp(op);
+    opts.timeout = timeout;
+    g.allreduce(tensors, opts)->wait(timeout);
+  }
+  template <typename Group>
+  static void broadcast_on(Group& g, torch::Tensor& t, std::chrono::milliseconds timeout) {
+    std::vector<at::Tensor> tensors{t};
+    c10d::BroadcastOptions opts;
+    opts.rootRank = 0;
+    opts.timeout = timeout;
+    g.broadcast(tensors, opts)->wait(timeout);
+  }
+
   void all_reduce(torch::Tensor& t, c10d::ReduceOp::RedOpType op, const std::string& what) {
     guarded(what, [&] {
-      std::vector<at::Tensor> tensors{t};
-      c10d::AllreduceOptions opts;
-      opts.reduceOp = c10d::ReduceOp(op);
-      opts.timeout = timeout;
-      group->allreduce(tensors, opts)->wait(timeout);
+#ifdef XQZERO_HAVE_NCCL
+      if (nccl && t.is_cuda()) return all_reduce_on(*nccl, t, op, timeout);
+#endif
+      all_reduce_on(*group, t, op, timeout);
     }, kPeerTrouble);
   }
 
   void broadcast(torch::Tensor& t, const std::string& what) {
     guarded(what, [&] {
-      std::vector<at::Tensor> tensors{t};
-      c10d::BroadcastOptions opts;
-      opts.rootRank = 0;
-      opts.timeout = timeout;
-      group->broadcast(tensors, opts)->wait(timeout);
+#ifdef XQZERO_HAVE_NCCL
+      if (nccl && t.is_cuda()) return broadcast_on(*nccl, t, timeout);
+#endif
+      broadcast_on(*group, t, timeout);
     }, kPeerTrouble);
   }
 };
@@ -129,6 +169,8 @@ std::unique_ptr<Collective> Collective::connect(const DistributedOptions& o) {
     so.timeout = m->timeout;
     m->store = c10::make_intrusive<c10d::TCPStore>(o.master_addr, so);
   });
+  // Each process group keeps its keys under its own prefix of the one store.
+  const auto gloo_store = c10::make_intrusive<c10d::PrefixStore>("gloo", m->store);
   m->guarded("the process group's rendezvous at " + where,
              [&] {
                auto options = c10d::ProcessGroupGloo::Options::create(m->timeout);
@@ -142,9 +184,18 @@ std::unique_ptr<Collective> Collective::connect(const DistributedOptions& o) {
                else
                  options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
                options->threads = 2;
-               m->group = c10::make_intrusive<c10d::ProcessGroupGloo>(m->store, o.rank, o.world_size, options);
+               m->group = c10::make_intrusive<c10d::ProcessGroupGloo>(gloo_store, o.rank, o.world_size, options);
              },
              "all " + std::to_string(o.world_size) + " ranks must start within the timeout");
+#ifdef XQZERO_HAVE_NCCL
+  if (o.cuda_tensors)
+    m->guarded("creating the NCCL process group", [&] {
+      auto options = c10d::ProcessGroupNCCL::Options::create();
+      options->timeout = m->timeout;
+      const auto nccl_store = c10::make_intrusive<c10d::PrefixStore>("nccl", m->store);
+      m->nccl = c10::make_intrusive<c10d::ProcessGroupNCCL>(nccl_store, o.rank, o.world_size, options);
+    });
+#endif
   return std::unique_ptr<Collective>(new Collective(std::move(m)));
 }
 
@@ -158,11 +209,16 @@ void Collective::max(std::vector<int64_t>& values) {
 
 namespace {
 
-// The tensors (or their gradients) as one flat float32 CPU buffer, and back.
-torch::Tensor flatten(const std::vector<torch::Tensor>& parts) {
+// The tensors (or their gradients) as one flat float32 buffer, and back: on the host for
+// Gloo, on the tensors' device when NCCL carries them.
+torch::Tensor flatten(const Collective& c, const std::vector<torch::Tensor>& parts) {
+  const bool on_device = c.impl().tensors_on_device() && parts.front().is_cuda();
   std::vector<torch::Tensor> flat;
   flat.reserve(parts.size());
-  for (const torch::Tensor& t : parts) flat.push_back(t.detach().reshape({-1}).to(torch::kCPU, torch::kFloat32));
+  for (const torch::Tensor& t : parts) {
+    torch::Tensor v = t.detach().reshape({-1});
+    flat.push_back(on_device ? v.to(torch::kFloat32) : v.to(torch::kCPU, torch::kFloat32));
+  }
   return torch::cat(flat);
 }
 
@@ -188,18 +244,16 @@ void average_gradients(Collective& c, const std::vector<torch::Tensor>& paramete
     if (!param.grad().defined()) param.mutable_grad() = torch::zeros_like(param);
     grads.push_back(param.grad());
   }
-  torch::Tensor flat = flatten(grads);
-  c.impl().all_reduce(flat, c10d::ReduceOp::SUM,
-                      "the gradient all-reduce (" + std::to_string(flat.numel()) + " values)");
-  flat.div_(double(c.world_size()));
-  unflatten(flat, grads);
+  average_tensors(c, grads);
 }
 
 void average_tensors(Collective& c, const std::vector<torch::Tensor>& tensors) {
   if (tensors.empty()) return;
   torch::NoGradGuard no_grad;
-  torch::Tensor flat = flatten(tensors);
-  c.impl().all_reduce(flat, c10d::ReduceOp::SUM, "the all-reduce of " + std::to_string(tensors.size()) + " buffers");
+  torch::Tensor flat = flatten(c, tensors);
+  c.impl().all_reduce(flat, c10d::ReduceOp::SUM,
+                      "the all-reduce of " + std::to_string(tensors.size()) + " tensors (" +
+                          std::to_string(flat.numel()) + " values)");
   flat.div_(double(c.world_size()));
   unflatten(flat, tensors);
 }
@@ -207,7 +261,7 @@ void average_tensors(Collective& c, const std::vector<torch::Tensor>& tensors) {
 void broadcast_from_first(Collective& c, const std::vector<torch::Tensor>& tensors) {
   if (tensors.empty()) return;
   torch::NoGradGuard no_grad;
-  torch::Tensor flat = flatten(tensors);
+  torch::Tensor flat = flatten(c, tensors);
   c.impl().broadcast(flat, "the broadcast of rank 0's " + std::to_string(tensors.size()) + " tensors");
   unflatten(flat, tensors);
 }
@@ -215,6 +269,7 @@ void broadcast_from_first(Collective& c, const std::vector<torch::Tensor>& tenso
 #else  // no Gloo in this build
 
 bool distributed_available() { return false; }
+bool nccl_available() { return false; }
 
 struct Collective::Impl {
   int rank = 0, world = 1;

@@ -1,11 +1,13 @@
 // The process group of data-parallel training: N trainer processes (ranks) that meet at a
 // rendezvous and then exchange tensors. Built on LibTorch's own distributed layer, c10d: a
 // TCPStore served by rank 0 at MASTER_ADDR:MASTER_PORT, and ProcessGroupGloo for the
-// collectives (CPU tensors; a CUDA trainer stages its gradients through the host).
+// collectives. A CUDA trainer's tensors go over ProcessGroupNCCL, on the device, in builds
+// against a CUDA LibTorch whose NCCL headers were found (XQZERO_HAVE_NCCL); elsewhere they
+// are staged through the host and go over Gloo.
 //
 // This header is torch-free: the scalar collectives the training loop needs to agree on
 // whether to step or stop. The tensor collectives of the trainer (gradients, weights) are in
-// training/gradient_sync.h.
+// training/collective_tensors.h.
 //
 // Failure is loud and bounded: a peer that never arrives fails the rendezvous after the
 // timeout; a peer that dies (kill -9 included) fails the next collective of the others, at
@@ -32,10 +34,12 @@ struct DistributedOptions {
   std::string master_addr = "127.0.0.1";
   int master_port = 29500;
   double timeout_s = 1800;  // rendezvous and every collective
+  int local_rank = -1;      // this rank's number on its machine (torchrun's LOCAL_RANK); -1: rank
+  bool cuda_tensors = false;  // the trainer's tensors live on CUDA (NCCL carries them if built in)
   bool enabled() const { return world_size > 1; }
 };
 
-// torchrun's variables WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT, where set, into `o`.
+// torchrun's variables WORLD_SIZE, RANK, MASTER_ADDR, MASTER_PORT, LOCAL_RANK, where set, into `o`.
 // Throws DistributedError naming the variable when one is not a number in range.
 void read_distributed_environment(DistributedOptions& o);
 // "HOST:PORT" into o.master_addr and o.master_port; throws DistributedError naming `text`.
@@ -46,6 +50,8 @@ void validate_distributed(const DistributedOptions& o);
 
 // Whether this build has c10d with Gloo (the headers of libgloo-dev were found).
 bool distributed_available();
+// Whether this build carries CUDA tensors over NCCL (else through the host over Gloo).
+bool nccl_available();
 
 class Collective {
  public:
@@ -66,6 +72,7 @@ class Collective {
 
   struct Impl;  // c10d's objects (training/collective.cpp, training/gradient_sync.cpp)
   Impl& impl() { return *impl_; }
+  const Impl& impl() const { return *impl_; }
 
  private:
   explicit Collective(std::unique_ptr<Impl> impl);

@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "core/input_file.h"
+#include "nn/device.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
 #include "selfplay/record_writer.h"
@@ -275,12 +276,22 @@ std::string TrainLoop::rank_name() const {
 
 // Data-parallel: meets the other ranks and checks that all train the same configuration.
 void TrainLoop::connect() {
-  const DistributedOptions& d = options_.distributed;
+  DistributedOptions d = options_.distributed;
   if (!d.enabled()) return;
   if (tc().batch_size() % d.world_size != 0)
     throw std::invalid_argument("training.batch_size (" + std::to_string(tc().batch_size()) +
                                 ") must be a multiple of the world size (" + std::to_string(d.world_size) + ")");
+  // A CUDA trainer named without a device number takes its own GPU of the machine, LOCAL_RANK
+  // (else the rank) modulo the GPUs it sees, as torchrun's ranks on one machine expect.
+  if (nn::resolve_device(tc().device()).cuda) {
+    if (tc().device().find(':') == std::string::npos) {
+      const int local = d.local_rank >= 0 ? d.local_rank : d.rank;
+      config_.mutable_training()->set_device("cuda:" + std::to_string(local % nn::cuda_device_count()));
+    }
+    d.cuda_tensors = true;
+  }
   out_ << "train: " << rank_name() << ": meeting the other ranks at " << d.master_addr << ":" << d.master_port
+       << (d.cuda_tensors ? (nccl_available() ? " (tensors over NCCL)" : " (tensors through the host over Gloo)") : "")
        << std::endl;
   collective_ = Collective::connect(d);
   if (!collective_->all_equal(int64_t(std::hash<std::string>()(config_text_) >> 2)))

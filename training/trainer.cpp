@@ -209,10 +209,18 @@ struct Trainer::Impl {
   }
 
   // The tensors every rank must hold alike: parameters, then buffers (BatchNorm statistics).
-  std::vector<torch::Tensor> state_tensors() const {
-    std::vector<torch::Tensor> t = net->parameters();
+  // The BatchNorm running statistics (the integer batch counters left out).
+  std::vector<torch::Tensor> float_buffers() const {
+    std::vector<torch::Tensor> t;
     for (const torch::Tensor& b : net->buffers())
       if (b.is_floating_point()) t.push_back(b);
+    return t;
+  }
+
+  // Everything that makes two ranks' nets equal: the parameters, then the float buffers.
+  std::vector<torch::Tensor> state_tensors() const {
+    std::vector<torch::Tensor> t = net->parameters();
+    for (const torch::Tensor& b : float_buffers()) t.push_back(b);
     return t;
   }
 
@@ -330,10 +338,7 @@ void Trainer::join(Collective& collective) {
 void Trainer::average_buffers() {
   Impl& m = *impl_;
   if (!m.collective) return;
-  std::vector<torch::Tensor> buffers;
-  for (const torch::Tensor& b : m.net->buffers())
-    if (b.is_floating_point()) buffers.push_back(b);
-  average_tensors(*m.collective, buffers);
+  average_tensors(*m.collective, m.float_buffers());
 }
 
 uint64_t Trainer::weights_checksum() const {
