@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "nn/device.h"
 #include "nn/net_config.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
@@ -46,10 +45,13 @@ void run_distributed_train_bench(std::ostream& out, const xqzero::Config& config
   const int share = tc.batch_size() / d.world_size;
   if (share * d.world_size != tc.batch_size())
     throw std::invalid_argument("training.batch_size must be a multiple of the world size");
+  const training::RankDevice device = training::rank_device(tc.device(), d);
   training::DistributedOptions rank = d;
-  rank.cuda_tensors = nn::resolve_device(tc.device()).cuda;
+  rank.nccl = device.nccl;
   auto collective = training::Collective::connect(rank);
-  training::Trainer trainer(config.network(), tc);
+  xqzero::TrainingConfig rank_tc = tc;
+  rank_tc.set_device(device.device);
+  training::Trainer trainer(config.network(), rank_tc);
   trainer.join(*collective);
   std::vector<training::TrainingPosition> batch;
   const auto [steps, elapsed] = timed_steps(trainer, window, share, 1 + uint64_t(d.rank), batch, [&](double t) {

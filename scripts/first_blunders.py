@@ -88,7 +88,9 @@ class Engine:
             found = re.search(r'score (cp|mate) (-?\d+)', line)
             if found:
                 value = int(found.group(2))
-                score = value if found.group(1) == 'cp' else (30000 if value > 0 else -30000)
+                # a mate counts as 2000 cp, so that a missed mate next to a winning score is
+                # not a huge drop
+                score = max(-2000, min(2000, value)) if found.group(1) == 'cp' else (2000 if value > 0 else -2000)
         best = re.match(r'([a-i])(\d+)([a-i])(\d+)', lines[-1].split()[1])
         return score, best and '%s%d%s%d' % (best.group(1), int(best.group(2)) - 1, best.group(3), int(best.group(4)) - 1)
 
@@ -106,8 +108,10 @@ def main():
     games = read_games(a.games)
     for n, g in enumerate(games, 1):
         red = a.player in g['tags'].get('Red', '')
-        if not red and a.player not in g['tags'].get('Black', ''):
-            sys.exit('game %d: no player matching --player %r' % (n, a.player))
+        black = a.player in g['tags'].get('Black', '')
+        if red == black:
+            sys.exit('game %d: --player %r must match exactly one of Red %r and Black %r'
+                     % (n, a.player, g['tags'].get('Red', ''), g['tags'].get('Black', '')))
         fen, moves = g['tags']['FEN'], g['moves']
         start = int(g['tags'].get('OpeningPlies', 0))
         board = board_of(fen)

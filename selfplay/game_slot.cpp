@@ -49,7 +49,7 @@ void GameSlot::play_random_opening(std::mt19937_64& rng) {
   const int plies = std::uniform_int_distribution<int>(0, o_.random_opening_plies)(rng);
   for (int i = 0; i < plies && !game_.over(); ++i) {
     const MoveList moves(game_.position());
-    game_.play(moves[int(rng() % uint64_t(moves.size()))]);
+    game_.play(moves[std::uniform_int_distribution<int>(0, int(moves.size()) - 1)(rng)]);
   }
   // The game (and its record) starts from the position reached, unless the random moves
   // happened to end it: then from the start position.

@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <functional>
 
+#include "nn/device.h"
 #include "training/collective_tensors.h"
 
 #ifdef XQZERO_HAVE_GLOO
@@ -58,6 +59,15 @@ void parse_master(const std::string& text, DistributedOptions& o) {
     throw DistributedError("--master must be HOST:PORT, got '" + text + "'");
   o.master_addr = text.substr(0, colon);
   o.master_port = int(parse_int(text.substr(colon + 1), 1, 65535, "the port of --master '" + text + "'"));
+}
+
+RankDevice rank_device(const std::string& device, const DistributedOptions& d) {
+  const nn::DeviceSpec spec = nn::resolve_device(device);
+  if (!spec.cuda) return {device, false};
+  if (device.find(':') != std::string::npos) return {device, false};
+  const int local = d.local_rank >= 0 ? d.local_rank : d.rank;
+  const int gpus = nn::cuda_device_count();
+  return {"cuda:" + std::to_string(local % gpus), nccl_available() && local < gpus};
 }
 
 void validate_distributed(const DistributedOptions& o) {
@@ -188,8 +198,12 @@ std::unique_ptr<Collective> Collective::connect(const DistributedOptions& o) {
              },
              "all " + std::to_string(o.world_size) + " ranks must start within the timeout");
 #ifdef XQZERO_HAVE_NCCL
-  if (o.cuda_tensors)
+  if (o.nccl)
     m->guarded("creating the NCCL process group", [&] {
+      // Blocking waits, so that a collective with a dead peer throws after the timeout
+      // (caught as a DistributedError) instead of hanging the next synchronisation.
+      ::setenv("TORCH_NCCL_BLOCKING_WAIT", "1", 0);
+      ::setenv("NCCL_BLOCKING_WAIT", "1", 0);
       auto options = c10d::ProcessGroupNCCL::Options::create();
       options->timeout = m->timeout;
       const auto nccl_store = c10::make_intrusive<c10d::PrefixStore>("nccl", m->store);

@@ -35,7 +35,7 @@ struct DistributedOptions {
   int master_port = 29500;
   double timeout_s = 1800;  // rendezvous and every collective
   int local_rank = -1;      // this rank's number on its machine (torchrun's LOCAL_RANK); -1: rank
-  bool cuda_tensors = false;  // the trainer's tensors live on CUDA (NCCL carries them if built in)
+  bool nccl = false;        // the trainer's tensors go over NCCL (rank_device decides)
   bool enabled() const { return world_size > 1; }
 };
 
@@ -52,6 +52,19 @@ void validate_distributed(const DistributedOptions& o);
 bool distributed_available();
 // Whether this build carries CUDA tensors over NCCL (else through the host over Gloo).
 bool nccl_available();
+
+// The device a rank trains on, and whether its tensors go over NCCL. A CUDA device named
+// without a number ("cuda", or "auto" on a CUDA machine) becomes the rank's own GPU, LOCAL_RANK
+// (else the rank) modulo the GPUs it sees, as torchrun's ranks on one machine expect. NCCL
+// carries the tensors only where the build has it and each rank has a GPU of its own (numbered
+// by this rule, fewer local ranks than GPUs); ranks given one GPU explicitly, or more ranks than
+// GPUs, stage their tensors through the host over Gloo (NCCL refuses ranks sharing a GPU).
+struct RankDevice {
+  std::string device;
+  bool nccl = false;
+  bool operator==(const RankDevice& o) const { return device == o.device && nccl == o.nccl; }
+};
+RankDevice rank_device(const std::string& device, const DistributedOptions& d);
 
 class Collective {
  public:

@@ -19,7 +19,6 @@
 #include <thread>
 
 #include "core/input_file.h"
-#include "nn/device.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
 #include "selfplay/record_writer.h"
@@ -281,18 +280,11 @@ void TrainLoop::connect() {
   if (tc().batch_size() % d.world_size != 0)
     throw std::invalid_argument("training.batch_size (" + std::to_string(tc().batch_size()) +
                                 ") must be a multiple of the world size (" + std::to_string(d.world_size) + ")");
-  // A CUDA trainer named without a device number takes its own GPU of the machine, LOCAL_RANK
-  // (else the rank) modulo the GPUs it sees, as torchrun's ranks on one machine expect.
-  if (nn::resolve_device(tc().device()).cuda) {
-    if (tc().device().find(':') == std::string::npos) {
-      const int local = d.local_rank >= 0 ? d.local_rank : d.rank;
-      config_.mutable_training()->set_device("cuda:" + std::to_string(local % nn::cuda_device_count()));
-    }
-    d.cuda_tensors = true;
-  }
+  const RankDevice device = rank_device(tc().device(), d);
+  config_.mutable_training()->set_device(device.device);
+  d.nccl = device.nccl;
   out_ << "train: " << rank_name() << ": meeting the other ranks at " << d.master_addr << ":" << d.master_port
-       << (d.cuda_tensors ? (nccl_available() ? " (tensors over NCCL)" : " (tensors through the host over Gloo)") : "")
-       << std::endl;
+       << " (training on " << device.device << (device.nccl ? ", tensors over NCCL" : "") << ")" << std::endl;
   collective_ = Collective::connect(d);
   if (!collective_->all_equal(int64_t(std::hash<std::string>()(config_text_) >> 2)))
     throw DistributedError(rank_name() + ": the ranks' configurations differ (give every rank the same --config and --set)");

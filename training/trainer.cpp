@@ -237,6 +237,8 @@ struct Trainer::Impl {
 Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingConfig& training)
     : impl_(std::make_unique<Impl>()) {
   Impl& m = *impl_;
+  if (network.history() > 0)
+    throw std::invalid_argument("network.history > 0: the trainer's batches hold no earlier positions yet");
   m.config = training;
   const std::string& capped = training.capped_value_target();
   m.capped = capped == "drop" ? Impl::Capped::DROP : capped == "root" ? Impl::Capped::ROOT : Impl::Capped::RESULT;

@@ -3,6 +3,9 @@
 // along random games.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "nn/attack_map.h"
 #include "nn/encoding.h"
 #include "nn/planes.h"

@@ -182,7 +182,7 @@ TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
     from_start += g.start_fen() == Position().fen();
   }
   // 0..4 plies each: most games start elsewhere, and from many different positions.
-  EXPECT_LT(from_start, 12);
+  EXPECT_LT(from_start, 16);  // a fifth of them on average
   EXPECT_GE(starts.size(), 12u);
   // Without it every game starts from the start position.
   for (const auto& g : play(small_options(), uniform, 4)) EXPECT_EQ(g.start_fen(), Position().fen());

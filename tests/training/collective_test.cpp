@@ -53,11 +53,13 @@ TEST(Collective, OptionsFromFlagsAndEnvironment) {
   ::setenv("RANK", "3", 1);
   ::setenv("MASTER_ADDR", "trainer0", 1);
   ::setenv("MASTER_PORT", "29511", 1);
+  ::setenv("LOCAL_RANK", "1", 1);
   read_distributed_environment(o);
   EXPECT_EQ(o.world_size, 4);
   EXPECT_EQ(o.rank, 3);
   EXPECT_EQ(o.master_addr, "trainer0");
   EXPECT_EQ(o.master_port, 29511);
+  EXPECT_EQ(o.local_rank, 1);
   EXPECT_NO_THROW(validate_distributed(o));
   ::setenv("RANK", "x", 1);
   try {
@@ -66,7 +68,9 @@ TEST(Collective, OptionsFromFlagsAndEnvironment) {
   } catch (const DistributedError& e) {
     EXPECT_NE(std::string(e.what()).find("RANK"), std::string::npos) << e.what();
   }
-  for (const char* v : {"WORLD_SIZE", "RANK", "MASTER_ADDR", "MASTER_PORT"}) ::unsetenv(v);
+  for (const char* v : {"WORLD_SIZE", "RANK", "MASTER_ADDR", "MASTER_PORT", "LOCAL_RANK"}) ::unsetenv(v);
+  // A CPU trainer keeps its device and sends its tensors through the host.
+  EXPECT_EQ(rank_device("cpu", o), (RankDevice{"cpu", false}));
   o.rank = 4;
   EXPECT_THROW(validate_distributed(o), DistributedError);
 }
