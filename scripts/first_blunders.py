@@ -14,9 +14,10 @@ many games had one, at which ply, and how many of the punishing replies won mate
 """
 import argparse
 import re
-import subprocess
 import sys
 from collections import Counter
+
+from fsf_uci import Engine, to_engine, to_iccs
 
 PIECE_NAMES = {'r': 'chariot', 'n': 'horse', 'h': 'horse', 'b': 'elephant', 'e': 'elephant',
                'a': 'advisor', 'k': 'king', 'c': 'cannon', 'p': 'pawn'}
@@ -56,43 +57,16 @@ def square(text):
     return (ord(text[0]) - ord('a'), int(text[1]))
 
 
-class Engine:
-    def __init__(self, command):
-        self.p = subprocess.Popen([command], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send('uci')
-        self.wait('uciok')
-        self.send('setoption name UCI_Variant value xiangqi')
-        self.send('isready')
-        self.wait('readyok')
-
-    def send(self, line):
-        self.p.stdin.write(line + '\n')
-
-    def wait(self, token):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit('engine exited')
-            lines.append(line)
-            if line.startswith(token):
-                return lines
-
-    def score(self, fen, moves, depth):
-        """(score in centipawns for the side to move, best move in ICCS)."""
-        to_uci = lambda m: m[0] + str(int(m[1]) + 1) + m[2] + str(int(m[3]) + 1)  # ranks from 1
-        self.send('position fen %s moves %s' % (fen, ' '.join(to_uci(m) for m in moves)))
-        self.send('go depth %d' % depth)
-        lines, score = self.wait('bestmove'), 0
-        for line in lines:
-            found = re.search(r'score (cp|mate) (-?\d+)', line)
-            if found:
-                value = int(found.group(2))
-                # a mate counts as 2000 cp, so that a missed mate next to a winning score is
-                # not a huge drop
-                score = max(-2000, min(2000, value)) if found.group(1) == 'cp' else (2000 if value > 0 else -2000)
-        best = re.match(r'([a-i])(\d+)([a-i])(\d+)', lines[-1].split()[1])
-        return score, best and '%s%d%s%d' % (best.group(1), int(best.group(2)) - 1, best.group(3), int(best.group(4)) - 1)
+def score(engine, fen, moves, depth):
+    """(score in centipawns for the side to move, a mate counting as 2000 and larger scores
+    clamped to it, so that a missed mate next to a winning score is not a huge drop; best move
+    in ICCS)."""
+    best, found = engine.go('fen %s moves %s' % (fen, ' '.join(to_engine(m) for m in moves)), depth)
+    value = 0
+    if found:
+        kind, v = found
+        value = max(-2000, min(2000, v)) if kind == 'cp' else (2000 if v > 0 else -2000)
+    return value, best and to_iccs(best)
 
 
 def main():
@@ -122,8 +96,8 @@ def main():
             red_to_move = (i % 2 == 0) == (fen.split()[1] == 'w')
             ours = red_to_move == red
             if ours:
-                before, best = engine.score(fen, moves[:i], a.depth)
-                after, _ = engine.score(fen, moves[:i + 1], a.depth)
+                before, best = score(engine, fen, moves[:i], a.depth)
+                after, _ = score(engine, fen, moves[:i + 1], a.depth)
                 if before + after >= a.drop:
                     reply = moves[i + 1] if i + 1 < len(moves) else None
                     board[square(moves[i][2:])] = board.pop(square(moves[i][:2]))

@@ -13,66 +13,20 @@ a mate is +-20000). Fairy-Stockfish numbers Xiangqi ranks 1..10; moves are trans
 """
 import argparse
 import random
-import re
-import subprocess
 import sys
 
-ENGINE = "/usr/games/fairy-stockfish"
-MOVE = re.compile(r"^([a-i])(\d+)([a-i])(\d+)$")
+import fsf_uci
+from fsf_uci import to_engine, to_iccs
 
 
-def to_iccs(move):
-    m = MOVE.match(move)
-    if not m:
-        raise ValueError("unexpected engine move " + move)
-    return "%s%d%s%d" % (m.group(1), int(m.group(2)) - 1, m.group(3), int(m.group(4)) - 1)
-
-
-def to_engine(move):
-    return "%s%d%s%d" % (move[0], int(move[1]) + 1, move[2], int(move[3]) + 1)
-
-
-class Engine:
-    def __init__(self):
-        self.p = subprocess.Popen([ENGINE], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name UCI_Variant value xiangqi")
-        self.send("setoption name Threads value 1")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait_for(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine exited")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
-
+class Engine(fsf_uci.Engine):
     def go(self, moves, depth):
-        """(best move in engine notation or None, score in cp for the side to move)"""
-        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
-        lines = self.wait_for_go(depth)
-        best = lines[-1].split()[1]
-        score = None
-        for line in lines:
-            m = re.search(r" score (cp|mate) (-?\d+)", line)
-            if m:
-                v = int(m.group(2))
-                score = v if m.group(1) == "cp" else (20000 if v > 0 else -20000)
-        return (None if best == "(none)" else best), score
-
-    def wait_for_go(self, depth):
-        self.send("go depth %d" % depth)
-        return self.wait_for("bestmove")
+        """(best move in engine notation or None, score in cp for the side to move; a mate is
+        +-20000)"""
+        best, score = super().go("startpos" + (" moves " + " ".join(moves) if moves else ""), depth)
+        if score is not None and score[0] == "mate":
+            return best, (20000 if score[1] > 0 else -20000)
+        return best, score and score[1]
 
     def fen(self, moves):
         self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
