@@ -34,12 +34,12 @@ struct PlaneLayout {
   bool attacks = false;  // the attack map of the current board
 };
 
-constexpr int compact_width(PlaneLayout l) { return SQUARE_NB * (l.history + 1) + 2 + (l.attacks ? SQUARE_NB : 0); }
+// Where the attack map starts in a position's compact bytes: after the boards and scalars.
+constexpr int attack_offset(PlaneLayout l) { return SQUARE_NB * (l.history + 1) + 2; }
+constexpr int compact_width(PlaneLayout l) { return attack_offset(l) + (l.attacks ? SQUARE_NB : 0); }
 constexpr int input_planes(PlaneLayout l) {
   return kPlanesPerBoard * (l.history + 1) + kScalarPlanes + (l.attacks ? kAttackPlanes : 0);
 }
-// Where the attack map starts in a position's compact bytes.
-constexpr int attack_offset(PlaneLayout l) { return SQUARE_NB * (l.history + 1) + 2; }
 
 // Writes one request's compact bytes (compact_width(layout) of them) to `dst`. History
 // boards beyond request.n_history are zero; extra ones in the request are ignored.
