@@ -8,7 +8,7 @@
 #include "core/move_parse.h"
 #include "core/notation_wxf.h"
 #include "nn/policy_labels.h"
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 
 namespace xq::app {
 
@@ -24,7 +24,7 @@ int cmd_dump(const std::vector<std::string>& argv, std::ostream& out, std::ostre
   if (args.positional().size() != 1) throw UsageError("expected one record file");
   const int top = int(args.get_int("top", 3, 0, 100));
   const std::string path = args.positional()[0];
-  const std::vector<xqzero::GameRecord> games = selfplay::read_record_file(path);
+  const std::vector<xqzero::GameRecord> games = records::read_record_file(path);
   for (size_t g = 0; g < games.size(); ++g) {
     const xqzero::GameRecord& rec = games[g];
     out << "game " << g + 1 << " of " << games.size() << "\n";

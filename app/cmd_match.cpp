@@ -9,7 +9,7 @@
 #include "app/commands.h"
 #include "app/config_file.h"
 #include "selfplay/match.h"
-#include "selfplay/record_writer.h"
+#include "records/record_writer.h"
 #include "training/player_factory.h"
 
 namespace xq::app {
@@ -85,59 +85,47 @@ std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Ar
   }
 }
 
-}  // namespace
+constexpr const char* kMatchHelp =
+    "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
+    "                    [--a-limit LIST] [--b-limit LIST] ...\n"
+    "A player P is a checkpoint file, uniform (search with uniform priors), random, greedy\n"
+    "(one-ply material) or uci:COMMAND (an external UCI engine, run with /bin/sh -c).\n"
+    "  --games N             games to play (colours alternate; default 2)\n"
+    "  --openings FILE       one opening per line: FEN [moves ...], ICCS moves from the start,\n"
+    "                        or 'startpos|fen F moves ...'; each is played with both colours\n"
+    "  --nodes N             search visits per move (default 100); uci: engines get go nodes N\n"
+    "  --movetime MS         thinking time per move instead\n"
+    "  --a-limit LIST        player a's own limits, replacing --nodes/--movetime for it:\n"
+    "                        nodes=N, depth=N, movetime=MS, comma-separated (the first\n"
+    "                        reached ends the search); depth is for uci: players only\n"
+    "  --b-limit LIST        the same for player b (e.g. --b-limit depth=1)\n"
+    "  --concurrency K       games played at once (default 1)\n"
+    "  --out FILE            write every game as text (moves in WXF and ICCS)\n"
+    "  --records DIR         also write the games as game records (.rec.gz)\n"
+    "  --config F            evaluator and search settings of checkpoint/uniform players\n"
+    "                        (default: the embedded tiny config)\n"
+    "  --set S.F=V           override one of its fields, e.g. --set search.gumbel_m=4 (repeatable)\n"
+    "  --a-options LIST      setoption for a uci: player a, as Name=Value,Name=Value\n"
+    "  --b-options LIST      the same for player b\n"
+    "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one);\n"
+    "                        automatic for engines that offer UCI_Variant xiangqi\n"
+    "                        (Fairy-Stockfish), which is then selected\n"
+    "  --reply-margin-ms MS  a uci: engine must answer within movetime + MS (default 2000)\n"
+    "  --node-timeout-ms MS  ... or within MS when searching by nodes or depth (default 60000)\n"
+    "  --start-timeout-ms MS ... and answer uci/isready within MS (default 10000)\n"
+    "  --engine-stderr       let engines' stderr through (default: discarded)\n"
+    "  --max-plies N         length cap: a longer game is an adjudicated draw (default 400)\n"
+    "  --repetitions N       judge a repetition at the N-th recurrence (default 1)\n"
+    "  --seed S              seed of the random choices (default 1)\n"
+    "  --quiet               no line per player and per game\n"
+    "Before the games, one line per player gives its name and limits, and for a uci: engine\n"
+    "the move coordinates it speaks (or why it did not start).\n"
+    "A misbehaving engine (crash, exit, no reply, illegal move) loses that game by forfeit,\n"
+    "with the reason in the game file; the match goes on. The last line is the result:\n"
+    "wins, draws and losses of player a, its score and the Elo difference with a 95% interval.\n";
 
-int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv,
-                  {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
-                   "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
-                   "repetitions", "seed", "a-limit", "b-limit", "set"},
-                  {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
-  if (args.help()) {
-    out << "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
-           "                    [--a-limit LIST] [--b-limit LIST] ...\n"
-           "A player P is a checkpoint file, uniform (search with uniform priors), random, greedy\n"
-           "(one-ply material) or uci:COMMAND (an external UCI engine, run with /bin/sh -c).\n"
-           "  --games N             games to play (colours alternate; default 2)\n"
-           "  --openings FILE       one opening per line: FEN [moves ...], ICCS moves from the start,\n"
-           "                        or 'startpos|fen F moves ...'; each is played with both colours\n"
-           "  --nodes N             search visits per move (default 100); uci: engines get go nodes N\n"
-           "  --movetime MS         thinking time per move instead\n"
-           "  --a-limit LIST        player a's own limits, replacing --nodes/--movetime for it:\n"
-           "                        nodes=N, depth=N, movetime=MS, comma-separated (the first\n"
-           "                        reached ends the search); depth is for uci: players only\n"
-           "  --b-limit LIST        the same for player b (e.g. --b-limit depth=1)\n"
-           "  --concurrency K       games played at once (default 1)\n"
-           "  --out FILE            write every game as text (moves in WXF and ICCS)\n"
-           "  --records DIR         also write the games as game records (.rec.gz)\n"
-           "  --config F            evaluator and search settings of checkpoint/uniform players\n"
-           "                        (default: the embedded tiny config)\n"
-           "  --set S.F=V           override one of its fields, e.g. --set search.gumbel_m=4 (repeatable)\n"
-           "  --a-options LIST      setoption for a uci: player a, as Name=Value,Name=Value\n"
-           "  --b-options LIST      the same for player b\n"
-           "  --a-ranks-from-one    player a's engine numbers ranks 1..10 (also --b-ranks-from-one);\n"
-           "                        automatic for engines that offer UCI_Variant xiangqi\n"
-           "                        (Fairy-Stockfish), which is then selected\n"
-           "  --reply-margin-ms MS  a uci: engine must answer within movetime + MS (default 2000)\n"
-           "  --node-timeout-ms MS  ... or within MS when searching by nodes or depth (default 60000)\n"
-           "  --start-timeout-ms MS ... and answer uci/isready within MS (default 10000)\n"
-           "  --engine-stderr       let engines' stderr through (default: discarded)\n"
-           "  --max-plies N         length cap: a longer game is an adjudicated draw (default 400)\n"
-           "  --repetitions N       judge a repetition at the N-th recurrence (default 1)\n"
-           "  --seed S              seed of the random choices (default 1)\n"
-           "  --quiet               no line per player and per game\n"
-           "Before the games, one line per player gives its name and limits, and for a uci: engine\n"
-           "the move coordinates it speaks (or why it did not start).\n"
-           "A misbehaving engine (crash, exit, no reply, illegal move) loses that game by forfeit,\n"
-           "with the reason in the game file; the match goes on. The last line is the result:\n"
-           "wins, draws and losses of player a, its score and the Elo difference with a 95% interval.\n";
-    return 0;
-  }
-  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  if (!args.has("a")) throw UsageError("missing --a");
-  if (!args.has("b")) throw UsageError("missing --b");
-  if (args.has("nodes") && args.has("movetime")) throw UsageError("give --nodes or --movetime, not both");
-
+// The match settings of the command line (players' limits and openings included).
+selfplay::MatchOptions match_options(const Args& args) {
   selfplay::MatchOptions options;
   options.games = args.get_int("games", 2, 1, 100000000);
   options.concurrency = int(args.get_int("concurrency", 1, 1, 256));
@@ -149,7 +137,27 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (args.has("openings")) options.openings = selfplay::load_openings(args.get("openings"));
   options.a_limits = player_limits("a", args);
   options.b_limits = player_limits("b", args);
+  return options;
+}
 
+}  // namespace
+
+int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const Args args(argv,
+                  {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
+                   "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
+                   "repetitions", "seed", "a-limit", "b-limit", "set"},
+                  {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
+  if (args.help()) {
+    out << kMatchHelp;
+    return 0;
+  }
+  if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
+  if (!args.has("a")) throw UsageError("missing --a");
+  if (!args.has("b")) throw UsageError("missing --b");
+  if (args.has("nodes") && args.has("movetime")) throw UsageError("give --nodes or --movetime, not both");
+
+  selfplay::MatchOptions options = match_options(args);
   const bool quiet = args.has("quiet");
   xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
   auto a = make_player("a", args, config, options.concurrency, options.seed);
@@ -164,8 +172,8 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     games_file = std::make_unique<std::ofstream>(args.get("out"));
     if (!*games_file) throw std::runtime_error("cannot write '" + args.get("out") + "'");
   }
-  std::unique_ptr<selfplay::RecordWriter> records;
-  if (args.has("records")) records = std::make_unique<selfplay::RecordWriter>(args.get("records"), "match", 1000);
+  std::unique_ptr<records::RecordWriter> records;
+  if (args.has("records")) records = std::make_unique<records::RecordWriter>(args.get("records"), "match", 1000);
 
   int64_t finished = 0;
   options.on_game = [&](const selfplay::GameOutcome& g) {

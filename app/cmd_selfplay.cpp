@@ -19,7 +19,7 @@
 #include "core/errors.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
-#include "selfplay/record_writer.h"
+#include "records/record_writer.h"
 #include "selfplay/selfplay_config.h"
 #include "training/run_follower.h"
 
@@ -92,7 +92,7 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
                         config.search().leaves_per_batch();
   training::RunFollower follower(run, config.evaluator(), in_flight,
                                  [&](const std::string& w) { err << "selfplay: warning: " << w << "\n"; });
-  selfplay::RecordWriter writer(run + "/games", "worker-" + id, config.selfplay().games_per_file());
+  records::RecordWriter writer(run + "/games", "worker-" + id, config.selfplay().games_per_file());
   std::mutex writer_mutex;
   selfplay::SelfplayRunner runner(selfplay::selfplay_options(config), [&](int thread) { return follower.current(thread); },
                                   [&](xqzero::GameRecord&& g) {
@@ -132,6 +132,26 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
   return 0;
 }
 
+constexpr const char* kSelfplayHelp =
+    "usage: xqzero selfplay [--config F] [--model CKPT | --evaluator uniform|test] --games N --out DIR\n"
+    "       xqzero selfplay --follow RUN_DIR [--worker-id ID] [--games N] [--threads T] [--config F]\n"
+    "  --config F       configuration (text proto; default: the embedded tiny config)\n"
+    "  --model CKPT     network checkpoint (default: freshly initialised weights)\n"
+    "  --evaluator E    torch (default), uniform (no network) or test\n"
+    "  --games N        games to play (required)\n"
+    "  --out DIR        directory for the record files (required)\n"
+    "  --threads T      worker threads (overrides selfplay.threads)\n"
+    "  --seed S         random seed (overrides selfplay.seed)\n"
+    "  --visits V       full-search visits (overrides selfplay.full_visits)\n"
+    "  --quiet          no progress lines\n"
+    "  --set S.F=V      override one config field, e.g. --set selfplay.full_visits=64 (repeatable)\n"
+    "  --follow RUN_DIR a self-play worker for a trainer's run directory: plays with the\n"
+    "                   newest checkpoint its `latest` names (switching between games) and\n"
+    "                   writes games/worker-<ID>-NNNNNN.rec.gz there; --games 0 (the default\n"
+    "                   here) plays until SIGINT/SIGTERM; the config is the run's own\n"
+    "  --worker-id ID   the worker's name in its files (default: host-pid)\n"
+    "A progress line goes to stderr every two seconds; a summary to stdout at the end.\n";
+
 }  // namespace
 
 int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
@@ -139,24 +159,7 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
                   {"config", "model", "evaluator", "games", "out", "threads", "seed", "visits", "follow", "worker-id", "set"},
                   {"quiet"});
   if (args.help()) {
-    out << "usage: xqzero selfplay [--config F] [--model CKPT | --evaluator uniform|test] --games N --out DIR\n"
-           "       xqzero selfplay --follow RUN_DIR [--worker-id ID] [--games N] [--threads T] [--config F]\n"
-           "  --config F       configuration (text proto; default: the embedded tiny config)\n"
-           "  --model CKPT     network checkpoint (default: freshly initialised weights)\n"
-           "  --evaluator E    torch (default), uniform (no network) or test\n"
-           "  --games N        games to play (required)\n"
-           "  --out DIR        directory for the record files (required)\n"
-           "  --threads T      worker threads (overrides selfplay.threads)\n"
-           "  --seed S         random seed (overrides selfplay.seed)\n"
-           "  --visits V       full-search visits (overrides selfplay.full_visits)\n"
-           "  --quiet          no progress lines\n"
-           "  --set S.F=V      override one config field, e.g. --set selfplay.full_visits=64 (repeatable)\n"
-           "  --follow RUN_DIR a self-play worker for a trainer's run directory: plays with the\n"
-           "                   newest checkpoint its `latest` names (switching between games) and\n"
-           "                   writes games/worker-<ID>-NNNNNN.rec.gz there; --games 0 (the default\n"
-           "                   here) plays until SIGINT/SIGTERM; the config is the run's own\n"
-           "  --worker-id ID   the worker's name in its files (default: host-pid)\n"
-           "A progress line goes to stderr every two seconds; a summary to stdout at the end.\n";
+    out << kSelfplayHelp;
     return 0;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
@@ -188,7 +191,7 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
   selfplay::DeviceNets nets;  // one evaluator per evaluator.devices entry (or device)
   for (auto& e : nn::make_evaluators(config.evaluator(), config.network()))
     nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), network_id});
-  selfplay::RecordWriter writer(args.get("out"), "selfplay", config.selfplay().games_per_file());
+  records::RecordWriter writer(args.get("out"), "selfplay", config.selfplay().games_per_file());
   selfplay::SelfplayRunner runner(options, [&](int thread) { return nets.for_thread(thread); },
                                   [&](xqzero::GameRecord&& g) { writer.add(std::move(g)); });
 

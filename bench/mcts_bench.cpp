@@ -10,7 +10,7 @@
 #include "nn/batching_evaluator.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
 
@@ -94,23 +94,23 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12.2f\n", "ratio search / raw", raw > 0 ? evals / raw : 0.0);
   out << line;
-  std::snprintf(line, sizeof line, "%-34s %12zu / %zu bytes\n", "tree node / edge", sizeof(selfplay::Node),
-                selfplay::kEdgeBytes);
+  std::snprintf(line, sizeof line, "%-34s %12zu / %zu bytes\n", "tree node / edge", sizeof(search::Node),
+                search::kEdgeBytes);
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12llu\n", "games finished", (unsigned long long)games_done);
   out << line;
 }
 
 void run_tree_memory_bench(std::ostream& out, int visits, const std::string& algorithm) {
-  selfplay::SearchParams params;
-  params.algorithm = algorithm == "gumbel" ? selfplay::RootAlgorithm::GUMBEL : selfplay::RootAlgorithm::PUCT;
-  selfplay::Search search(params, 1);
+  search::SearchParams params;
+  params.algorithm = algorithm == "gumbel" ? search::RootAlgorithm::GUMBEL : search::RootAlgorithm::PUCT;
+  search::Search search(params, 1);
   Game game;
   nn::UniformEvaluator uniform;
-  const selfplay::SearchResult r = search.run(game, uniform, visits, false, 16);
-  const selfplay::Tree& t = search.tree();
+  const search::SearchResult r = search.run(game, uniform, visits, false, 16);
+  const search::Tree& t = search.tree();
   char line[256];
-  out << "tree memory: one " << (params.algorithm == selfplay::RootAlgorithm::GUMBEL ? "gumbel" : "puct")
+  out << "tree memory: one " << (params.algorithm == search::RootAlgorithm::GUMBEL ? "gumbel" : "puct")
       << " search from the start position, uniform evaluator\n";
   std::snprintf(line, sizeof line, "%-34s %12u\n", "root visits", r.visits);
   out << line;

@@ -106,26 +106,9 @@ std::string line(const char* fmt, ...) {
   return buf;
 }
 
-}  // namespace
-
-void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
-  nn::validate(o.network);
-  nn::Network net = nn::make_network(o.network, 1);
-  nn::InferenceForm form;
-  form.fold_batchnorm = o.fold_batchnorm;
-  form.channels_last = o.channels_last;
-  auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads, form);
-  if (o.threads > 0) at::set_num_threads(o.threads);  // the raw forward loop runs on this thread
-  const int pool = std::max(o.max_batch, 64);
-  const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
-  std::vector<EvalRequest> requests;
-  for (const EvalInput& in : inputs) requests.push_back(in.request());
-
-  out << "network " << nn::short_name(o.network) << ": " << net->parameter_count() << " parameters; evaluator "
-      << backend->describe() << "; torch threads " << at::get_num_threads() << "\n";
-  out << "raw throughput (positions/s): forward = planes + net on device tensors; backend = whole torch"
-         " evaluator call\n";
-  out << line("%6s %12s %12s %10s %14s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s");
+// The raw throughput table, one row per batch size; returns the backend's rate per batch size.
+std::map<int, double> raw_throughput(std::ostream& out, nn::TorchEvaluator& backend,
+                                     const std::vector<EvalRequest>& requests, const NnBenchOptions& o) {
   std::map<int, double> backend_rate;
   const nn::PlaneLayout layout = nn::plane_layout(o.network);
   const int width = nn::compact_width(layout);
@@ -137,8 +120,8 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
     {
       c10::InferenceMode guard;
       torch::Tensor compact =
-          torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend->device());
-      auto run = [&] { return backend->forward_compact(compact).second.sum().item<float>(); };
+          torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend.device());
+      auto run = [&] { return backend.forward_compact(compact).second.sum().item<float>(); };
       run();
       int iters = 0;
       const auto t0 = Clock::now();
@@ -150,12 +133,12 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
     }
     std::vector<EvalResult> results(static_cast<size_t>(batch));
     const Span<const EvalRequest> span(requests.data(), size_t(batch));
-    backend->evaluate(span, results);
+    backend.evaluate(span, results);
     int iters = 0;
     const auto t0 = Clock::now();
     const double c0 = cpu_seconds();
     do {
-      backend->evaluate(span, results);
+      backend.evaluate(span, results);
       ++iters;
     } while (since(t0) < o.seconds || iters < 2);
     const double elapsed = since(t0), cpu = cpu_seconds() - c0;
@@ -165,6 +148,17 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
     out.flush();
   }
 
+  return backend_rate;
+}
+
+// The batching evaluator's table: threads submitting single positions, against the raw rate.
+void batching_throughput(std::ostream& out, const std::shared_ptr<nn::TorchEvaluator>& backend,
+                         const std::vector<EvalRequest>& requests, const std::map<int, double>& backend_rate,
+                         const NnBenchOptions& o) {
+  const auto raw_rate = [&](int batch) {
+    const auto it = backend_rate.find(batch);
+    return it == backend_rate.end() ? 0.0 : it->second;
+  };
   out << "batching evaluator, each thread submitting single positions (deadline " << o.deadline_us << " us)\n";
   out << line("%8s %6s %12s %11s %12s %9s\n", "threads", "max", "positions/s", "mean batch", "backend@max", "ratio");
   std::vector<std::pair<int, int>> rows;
@@ -201,10 +195,68 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
     for (auto& th : pool_threads) th.join();
     const double rate = double(p1 - p0) / elapsed;
     const double mean = b1 > b0 ? double(p1 - p0) / double(b1 - b0) : 0;
-    out << line("%8d %6d %12.0f %11.2f %12.0f %8.1f%%\n", threads, max_batch, rate, mean, backend_rate[max_batch],
-                100 * rate / backend_rate[max_batch]);
+    out << line("%8d %6d %12.0f %11.2f %12.0f %8.1f%%\n", threads, max_batch, rate, mean, raw_rate(max_batch),
+                100 * rate / raw_rate(max_batch));
     out.flush();
   }
+}
+
+// One row of nncheck: `requests` evaluated on (device, precision) along `path` (batched, through
+// a checkpoint file, through the batching evaluator from four threads, or the module cast),
+// compared with `expected`. Returns whether it is within the precision's tolerance.
+bool check_path(std::ostream& out, const nn::Network& reference_net, const std::string& ckpt, const std::string& device,
+                const std::string& precision, const std::string& path, const std::vector<EvalRequest>& requests,
+                const std::vector<EvalResult>& expected, int torch_threads) {
+  nn::Network net = path == "checkpoint" ? nn::load_network(ckpt) : nn::clone_network(reference_net);
+  nn::InferenceForm form;
+  if (path == "batched, module cast") form.fold_batchnorm = form.channels_last = false;
+  auto backend = std::make_shared<nn::TorchEvaluator>(net, device, precision, torch_threads, form);
+  std::vector<EvalResult> got(requests.size());
+  if (path == "batching x4 threads") {
+    nn::BatchingEvaluator batching(backend, {64, 500, 2});
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (size_t i = size_t(t); i < requests.size(); i += 4) batching.evaluate_one(requests[i], got[i]);
+      });
+    for (auto& th : threads) th.join();
+  } else {
+    backend->evaluate(requests, got);
+  }
+  const nn::OutputDifference d = nn::compare_outputs(expected, got);
+  const std::string excess = nn::tolerance_excess(d, nn::output_tolerance(precision));
+  std::string form_name = backend->folded() ? "bn folded" : "module";
+  if (backend->channels_last()) form_name += ", channels-last";
+  out << line("%-7s %-9s %-20s %-24s %11.2e %11.2e %6.1f%% %6.1f%% %10.2e  ", device.c_str(), precision.c_str(),
+              path.c_str(), form_name.c_str(), d.max_prior, d.max_wdl, 100 * d.top1_agreement,
+              100 * d.top1_agreement_beyond_ties, d.max_top1_loss)
+      << (excess.empty() ? "ok" : "FAIL: " + excess) << "\n";
+  out.flush();
+  return excess.empty();
+}
+
+}  // namespace
+
+void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
+  nn::validate(o.network);
+  nn::Network net = nn::make_network(o.network, 1);
+  nn::InferenceForm form;
+  form.fold_batchnorm = o.fold_batchnorm;
+  form.channels_last = o.channels_last;
+  auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads, form);
+  if (o.threads > 0) at::set_num_threads(o.threads);  // the raw forward loop runs on this thread
+  const int pool = std::max(o.max_batch, 64);
+  const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
+  std::vector<EvalRequest> requests;
+  for (const EvalInput& in : inputs) requests.push_back(in.request());
+
+  out << "network " << nn::short_name(o.network) << ": " << net->parameter_count() << " parameters; evaluator "
+      << backend->describe() << "; torch threads " << at::get_num_threads() << "\n";
+  out << "raw throughput (positions/s): forward = planes + net on device tensors; backend = whole torch"
+         " evaluator call\n";
+  out << line("%6s %12s %12s %10s %14s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s");
+  const std::map<int, double> backend_rate = raw_throughput(out, *backend, requests, o);
+  batching_throughput(out, backend, requests, backend_rate, o);
 }
 
 bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
@@ -271,34 +323,8 @@ bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
     std::vector<std::string> paths = {"batched", "checkpoint", "batching x4 threads"};
     // bfloat16 on CPU runs a BatchNorm-folded copy by default; check the module cast as well.
     if (device == "cpu" && precision == "bfloat16") paths.push_back("batched, module cast");
-    for (const std::string& path : paths) {
-      nn::Network net = path == "checkpoint" ? nn::load_network(ckpt) : nn::clone_network(reference_net);
-      nn::InferenceForm form;
-      if (path == "batched, module cast") form.fold_batchnorm = form.channels_last = false;
-      auto backend = std::make_shared<nn::TorchEvaluator>(net, device, precision, o.threads, form);
-      std::vector<EvalResult> got(requests.size());
-      if (path == "batching x4 threads") {
-        nn::BatchingEvaluator batching(backend, {64, 500, 2});
-        std::vector<std::thread> threads;
-        for (int t = 0; t < 4; ++t)
-          threads.emplace_back([&, t] {
-            for (size_t i = size_t(t); i < requests.size(); i += 4) batching.evaluate_one(requests[i], got[i]);
-          });
-        for (auto& th : threads) th.join();
-      } else {
-        backend->evaluate(requests, got);
-      }
-      const nn::OutputDifference d = nn::compare_outputs(expected, got);
-      const std::string excess = nn::tolerance_excess(d, nn::output_tolerance(precision));
-      all_ok &= excess.empty();
-      std::string form_name = backend->folded() ? "bn folded" : "module";
-      if (backend->channels_last()) form_name += ", channels-last";
-      out << line("%-7s %-9s %-20s %-24s %11.2e %11.2e %6.1f%% %6.1f%% %10.2e  ", device.c_str(), precision.c_str(),
-                  path.c_str(), form_name.c_str(), d.max_prior, d.max_wdl, 100 * d.top1_agreement,
-                  100 * d.top1_agreement_beyond_ties, d.max_top1_loss)
-          << (excess.empty() ? "ok" : "FAIL: " + excess) << "\n";
-      out.flush();
-    }
+    for (const std::string& path : paths)
+      all_ok &= check_path(out, reference_net, ckpt, device, precision, path, requests, expected, o.threads);
   }
   std::remove(ckpt.c_str());
   out << (all_ok ? "nncheck: all within tolerance\n" : "nncheck: FAILED\n");

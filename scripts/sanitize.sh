@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The torch-free suites (core, nn_base, selfplay, match) under AddressSanitizer with
+# The torch-free suites (core, nn_base, search, records, selfplay, match) under AddressSanitizer with
 # UndefinedBehaviorSanitizer and under ThreadSanitizer, as CI runs them after the test
 # suite. The torch suites under a sanitizer take far longer to build; run them by hand with
 # XQZERO_SANITIZE=asan|tsan bash scripts/test.sh.
@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-suites=(tests/core/core_tests tests/nn/nn_base_tests tests/selfplay/selfplay_tests tests/selfplay/match_tests)
+suites=(tests/core/core_tests tests/nn/nn_base_tests tests/search/search_tests tests/records/records_tests tests/selfplay/selfplay_tests tests/selfplay/match_tests)
 kinds=("$@")
 [ ${#kinds[@]} -eq 0 ] && kinds=(asan tsan)
 for kind in "${kinds[@]}"; do

@@ -29,7 +29,7 @@ void GameSlot::start(GameEvaluator net, std::mt19937_64& rng) {
   const uint64_t seed = rng();
   game_ = Game(Position::from_fen(o_.start_fen), o_.game);
   if (o_.random_opening_plies > 0) play_random_opening(rng);
-  search_ = Search(o_.search, seed);
+  search_ = search::Search(o_.search, seed);
   record_.Clear();
   record_.set_start_fen(game_.position().fen());
   record_.set_network(net_.network_id);
@@ -73,7 +73,7 @@ bool GameSlot::resigns(Color mover, float value) {
 
 bool GameSlot::play_searched_move(std::mt19937_64& rng) {
   if (game_.over()) return true;
-  const SearchResult r = search_.result();
+  const search::SearchResult r = search_.result();
   const Color mover = game_.side_to_move();
   // Decided before the move is recorded: a resigning side plays no move.
   if (resigns(mover, r.value)) {

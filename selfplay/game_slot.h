@@ -9,7 +9,7 @@
 
 #include "core/game.h"
 #include "game_record.pb.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 #include "selfplay/selfplay.h"
 
 namespace xq::selfplay {
@@ -32,7 +32,7 @@ class GameSlot {
   // The finished game's record, its result and statistics counted; the slot is then free.
   xqzero::GameRecord finish();
 
-  Search& search() { return search_; }
+  search::Search& search() { return search_; }
   Game& game() { return game_; }  // gather() plays and takes back moves on it
   nn::Evaluator* evaluator() const { return net_.evaluator.get(); }
 
@@ -52,7 +52,7 @@ class GameSlot {
   bool active_ = false;
   GameEvaluator net_;
   Game game_;
-  Search search_;
+  search::Search search_;
   xqzero::GameRecord record_;
   bool full_ = false;  // this move's search is a full one (a training target)
   bool no_resign_ = false;

@@ -8,7 +8,7 @@
 #include <stdexcept>
 
 #include "core/movegen.h"
-#include "selfplay/search_driver.h"
+#include "search/search_driver.h"
 
 namespace xq::selfplay {
 
@@ -159,17 +159,17 @@ PlayerMove MctsPlayer::choose(const Game& game, const MoveLimits& limits) {
   const int64_t nodes = limits.nodes > 0 ? limits.nodes : limits.movetime_ms > 0 ? INT_MAX : options_.default_nodes;
   const int budget = int(std::min<int64_t>(INT_MAX, std::max<int64_t>(1, nodes)));  // new visits
   search_.start_move(g, budget, false);
-  DriveLimits drive;
+  search::DriveLimits drive;
   if (limits.movetime_ms > 0) drive.deadline = Clock::now() + std::chrono::milliseconds(limits.movetime_ms);
   try {
-    drive_search(search_, g, *evaluator_, options_.leaves_per_batch, drive);
+    search::drive_search(search_, g, *evaluator_, options_.leaves_per_batch, drive);
   } catch (const std::exception& e) {
     search_.reset();  // the tree is consistent (cancel_pending), but this game is forfeited
     PlayerMove out;
     out.failure = std::string("evaluator error: ") + e.what();
     return out;
   }
-  const SearchResult r = search_.result();
+  const search::SearchResult r = search_.result();
   PlayerMove out;
   if (r.moves.empty() || r.best.is_none()) {
     out.failure = "the search found no move";

@@ -22,7 +22,7 @@
 
 #include "core/game.h"
 #include "nn/evaluator.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 
 namespace xq {
 class ChildProcess;  // util/subprocess.h
@@ -109,7 +109,7 @@ class GreedyPlayer final : public SeededPlayer<GreedyPlayer> {
 double material_value(Piece p, Square s);
 
 struct MctsPlayerOptions {
-  SearchParams search;
+  search::SearchParams search;
   int leaves_per_batch = 8;  // simulations in flight per evaluator call
   bool tree_reuse = true;    // keep the subtree of the moves played between two searches
   uint64_t seed = 1;
@@ -131,7 +131,7 @@ class MctsPlayer final : public Player {
  private:
   std::shared_ptr<nn::Evaluator> evaluator_;
   MctsPlayerOptions options_;
-  Search search_;
+  search::Search search_;
 };
 
 // An external UCI engine (`/bin/sh -c command`), started at the first game (or by

@@ -13,26 +13,26 @@
 
 namespace xq::selfplay {
 
-void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& out) {
-  for (const RootMove& m : r.moves) {
+void fill_policy_target(const search::SearchResult& r, Color mover, xqzero::MoveRecord& out) {
+  for (const search::RootMove& m : r.moves) {
     if (m.target <= 0) continue;
     out.add_policy_label(uint32_t(nn::label_of(m.move, mover)));
     out.add_policy_weight(m.target);
   }
 }
 
-double search_kl(const SearchResult& r) {
+double search_kl(const search::SearchResult& r) {
   double kl = 0;
-  for (const RootMove& m : r.moves)
+  for (const search::RootMove& m : r.moves)
     if (m.target > 0) kl += double(m.target) * std::log(double(m.target) / std::max(double(m.prior), 1e-9));
   return std::max(0.0, kl);
 }
 
-Move choose_move(const SearchResult& r, float temperature, std::mt19937_64& rng) {
-  if (temperature <= 0 || r.proven == Proven::WIN || r.moves.empty()) return r.best;
+Move choose_move(const search::SearchResult& r, float temperature, std::mt19937_64& rng) {
+  if (temperature <= 0 || r.proven == search::Proven::WIN || r.moves.empty()) return r.best;
   std::vector<double> w;
   w.reserve(r.moves.size());
-  for (const RootMove& m : r.moves) w.push_back(m.target > 0 ? std::pow(double(m.target), 1.0 / temperature) : 0.0);
+  for (const search::RootMove& m : r.moves) w.push_back(m.target > 0 ? std::pow(double(m.target), 1.0 / temperature) : 0.0);
   double total = 0;
   for (double x : w) total += x;
   if (!(total > 0) || !std::isfinite(total)) return r.best;

@@ -24,12 +24,12 @@
 #include "core/game.h"
 #include "game_record.pb.h"
 #include "nn/evaluator.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 
 namespace xq::selfplay {
 
 struct SelfplayOptions {
-  SearchParams search;
+  search::SearchParams search;
   GameSettings game;            // repetition judging, natural limit, length cap
   std::string start_fen = Position::kStartFen;
   int threads = 1;
@@ -111,13 +111,13 @@ class SelfplayRunner {
 };
 
 // Converts search statistics into a record's sparse policy target (labels in the mover's view).
-void fill_policy_target(const SearchResult& r, Color mover, xqzero::MoveRecord& out);
+void fill_policy_target(const search::SearchResult& r, Color mover, xqzero::MoveRecord& out);
 
 // KL(target || prior) of a search's root (how far search moved from the net's policy).
-double search_kl(const SearchResult& r);
+double search_kl(const search::SearchResult& r);
 
 // The move to play from a finished search: the search's choice, or with `temperature` > 0 a
 // draw from the target weights raised to 1/temperature (never instead of a proven win).
-Move choose_move(const SearchResult& r, float temperature, std::mt19937_64& rng);
+Move choose_move(const search::SearchResult& r, float temperature, std::mt19937_64& rng);
 
 }  // namespace xq::selfplay

@@ -9,10 +9,10 @@ void validate(const xqzero::SearchConfig& c) { config::check_fields(c, "search")
 
 void validate(const xqzero::SelfplayConfig& c) { config::check_fields(c, "selfplay"); }
 
-SearchParams search_params(const xqzero::SearchConfig& c) {
+search::SearchParams search_params(const xqzero::SearchConfig& c) {
   validate(c);
-  SearchParams p;
-  p.algorithm = c.algorithm() == "gumbel" ? RootAlgorithm::GUMBEL : RootAlgorithm::PUCT;
+  search::SearchParams p;
+  p.algorithm = c.algorithm() == "gumbel" ? search::RootAlgorithm::GUMBEL : search::RootAlgorithm::PUCT;
   p.c_puct_init = c.c_puct_init();
   p.c_puct_base = c.c_puct_base();
   p.fpu_reduction = c.fpu_reduction();

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "config.pb.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 #include "selfplay/selfplay.h"
 
 namespace xq::selfplay {
@@ -12,7 +12,7 @@ namespace xq::selfplay {
 void validate(const xqzero::SearchConfig& config);
 void validate(const xqzero::SelfplayConfig& config);
 
-SearchParams search_params(const xqzero::SearchConfig& config);
+search::SearchParams search_params(const xqzero::SearchConfig& config);
 SelfplayOptions selfplay_options(const xqzero::Config& config);
 
 }  // namespace xq::selfplay

@@ -5,9 +5,10 @@
 #include <stdexcept>
 
 #include "core/errors.h"
+#include "core/input_file.h"
 #include "core/move_parse.h"
 #include "nn/policy_labels.h"
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 
 namespace xq::training {
 
@@ -57,7 +58,7 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   Termination ended = Termination::ONGOING;  // unknown names count as "ongoing"
   parse_termination(record.termination(), ended);
   const uint8_t termination = uint8_t(ended);
-  Game game(record.start_fen(), selfplay::record_settings(record));
+  Game game(record.start_fen(), records::record_settings(record));
   std::vector<TrainingPosition> out;
   std::vector<size_t> target_index;     // per target in `out`: its index in red_material
   std::vector<Color> target_mover;
@@ -94,6 +95,26 @@ TrainingPosition mirrored(const TrainingPosition& p) {
   m.encoding = nn::mirror(p.encoding);
   for (int i = 0; i < p.n_policy; ++i) m.labels[i] = uint16_t(nn::mirror_label(p.labels[i]));
   return m;
+}
+
+void for_each_usable_game(const std::string& path, std::vector<xqzero::GameRecord>& games,
+                          const std::function<void(const std::string&)>& warn, const UsePositions& use) {
+  size_t skipped = 0;
+  std::string first_problem;
+  for (size_t i = 0; i < games.size(); ++i) {
+    std::vector<TrainingPosition> positions;
+    try {
+      positions = positions_of(games[i]);
+    } catch (const std::exception& e) {
+      if (skipped++ == 0) first_problem = "game " + std::to_string(i + 1) + ": " + e.what();
+      continue;
+    }
+    use(std::move(games[i]), std::move(positions));
+  }
+  if (skipped > 0)
+    warn(file_message("record file", path,
+                      "skipping " + std::to_string(skipped) + " of " + std::to_string(games.size()) +
+                          " games that training cannot use (first, " + first_problem + ")"));
 }
 
 }  // namespace xq::training

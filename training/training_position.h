@@ -10,6 +10,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 
 #include "core/game.h"
@@ -44,6 +46,13 @@ constexpr int kMaterialHorizon = 12;
 // The training targets of one recorded game, in move order (only moves marked as training
 // targets). Throws std::runtime_error when the record is inconsistent (a bad FEN or move).
 std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record);
+
+// Gives `use` each game of `games` (read from the record file `path`) that training can use
+// (positions_of accepts it), with its positions; `warn` receives one line for the others,
+// naming the file, how many games were skipped and the first one's problem.
+using UsePositions = std::function<void(xqzero::GameRecord&& game, std::vector<TrainingPosition>&& positions)>;
+void for_each_usable_game(const std::string& path, std::vector<xqzero::GameRecord>& games,
+                          const std::function<void(const std::string&)>& warn, const UsePositions& use);
 
 // The left-right mirror image of a sample (board and policy labels).
 TrainingPosition mirrored(const TrainingPosition& p);

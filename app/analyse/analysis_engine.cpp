@@ -8,7 +8,7 @@
 
 #include "app/analyse/response.h"
 #include "app/line_reader.h"
-#include "selfplay/search_driver.h"
+#include "search/search_driver.h"
 
 namespace xq::app::analyse {
 
@@ -134,12 +134,12 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
     emit(game_over_json(q, job.ply, game));
     return;
   }
-  selfplay::Search search(q.search, seed);
+  search::Search search(q.search, seed);
   search.set_root_filter(q.search_moves);
   search.start_move(game, q.max_visits, false);
   using Clock = std::chrono::steady_clock;
   auto last_report = Clock::now();
-  selfplay::DriveLimits limits;
+  search::DriveLimits limits;
   limits.stop = &job.query->cancelled;
   if (q.report_every_s > 0)
     limits.after_round = [&] {
@@ -151,7 +151,7 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
     };
   bool finished;
   try {
-    finished = selfplay::drive_search(search, game, *evaluator_, options_.leaves_per_round, limits);
+    finished = search::drive_search(search, game, *evaluator_, options_.leaves_per_round, limits);
   } catch (const std::exception& e) {
     emit(error_json(q.id, job.ply, "", std::string("evaluator failed: ") + e.what()));
     return;

@@ -53,18 +53,18 @@ Scored score_position(const LabelledPosition& p, nn::Evaluator& evaluator, const
   s.value = raw.wdl[0] - raw.wdl[2];
   s.draw = raw.wdl[1];
   if (o.visits > 0) {
-    selfplay::Search search(o.search, seed);
-    const selfplay::SearchResult r = search.run(game, evaluator, o.visits, false, o.leaves_per_round);
+    search::Search search(o.search, seed);
+    const search::SearchResult r = search.run(game, evaluator, o.visits, false, o.leaves_per_round);
     // The search's order: its choice first, then by visits, then by value.
     std::vector<Move> root;
     std::vector<double> key;
-    for (const selfplay::RootMove& m : r.moves) {
+    for (const search::RootMove& m : r.moves) {
       root.push_back(m.move);
       key.push_back(m.move == r.best ? 1e12 : double(m.visits) + 0.5 * (double(m.q) + 1) / 2);
     }
     s.search_rank = rank_of(root, p.best, [&](size_t i) { return key[i]; });
     s.value = r.value;
-    s.draw = r.proven != selfplay::Proven::NONE ? (r.proven == selfplay::Proven::DRAW ? 1.0f : 0.0f) : r.draw;
+    s.draw = r.proven != search::Proven::NONE ? (r.proven == search::Proven::DRAW ? 1.0f : 0.0f) : r.draw;
   }
   return s;
 }

@@ -12,7 +12,7 @@
 
 #include "core/position.h"
 #include "nn/evaluator.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 
 namespace xq::app::analyse {
 
@@ -31,7 +31,7 @@ struct EvalsetOptions {
   int visits = 0;       // 0: the raw network (policy and value); else a search of that many visits
   int threads = 2;      // positions scored at once
   int leaves_per_round = 8;
-  selfplay::SearchParams search;
+  search::SearchParams search;
   int sign_threshold_cp = 100;  // value-sign agreement counts positions with |score| >= this
 };
 

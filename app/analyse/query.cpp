@@ -125,7 +125,7 @@ Query parse_query(const json& j, const QueryDefaults& d, const std::string& id) 
   if (j.contains("algorithm")) {
     const std::string a = get_string(j["algorithm"], "algorithm");
     if (a != "puct" && a != "gumbel") fail("algorithm", "must be \"puct\" or \"gumbel\", got \"" + clipped(a) + "\"");
-    q.search.algorithm = a == "gumbel" ? selfplay::RootAlgorithm::GUMBEL : selfplay::RootAlgorithm::PUCT;
+    q.search.algorithm = a == "gumbel" ? search::RootAlgorithm::GUMBEL : search::RootAlgorithm::PUCT;
   }
   if (j.contains("reportDuringSearchEvery"))
     q.report_every_s = get_number(j["reportDuringSearchEvery"], "reportDuringSearchEvery", 0.001, 3600);

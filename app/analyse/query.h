@@ -9,14 +9,14 @@
 #include <vector>
 
 #include "core/game.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 
 namespace xq::app::analyse {
 
 // What a query may leave out, from the command line.
 struct QueryDefaults {
   int max_visits = 400;
-  selfplay::SearchParams search;
+  search::SearchParams search;
 };
 
 struct Query {
@@ -29,7 +29,7 @@ struct Query {
   bool include_policy = false;     // the raw policy over the legal moves
   std::vector<Move> search_moves;  // root restriction (empty: all), legal at every analysed ply
   double report_every_s = 0;       // > 0: intermediate responses that often during a search
-  selfplay::SearchParams search;   // the defaults with the query's overrides
+  search::SearchParams search;   // the defaults with the query's overrides
 };
 
 enum class LineKind { QUERY, TERMINATE, QUIT, ERROR };

@@ -13,7 +13,7 @@ namespace xq::app::analyse {
 namespace {
 
 using json = nlohmann::ordered_json;  // keys in the order written: id and ply first
-using selfplay::Proven;
+using search::Proven;
 
 // Probabilities and values to 5 decimals (the tree keeps priors to 1/65535).
 double rounded(double x) {
@@ -38,9 +38,9 @@ void put_score(json& j, float value, float draw, Proven proven, int proven_plies
 
 }  // namespace
 
-std::string analysis_json(const Query& q, int ply, const Game& game, const selfplay::Search& search, bool during,
+std::string analysis_json(const Query& q, int ply, const Game& game, const search::Search& search, bool during,
                           bool terminated) {
-  const selfplay::SearchResult r = search.result();
+  const search::SearchResult r = search.result();
   const Position& pos = game.position();
   json j;
   j["id"] = q.id;
@@ -58,10 +58,10 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const selfp
 
   // Candidate moves: the choice first, then by visits, then by value; the visited ones, and
   // the choice even when it has no visit (a search that ended at once).
-  std::vector<const selfplay::RootMove*> moves;
-  for (const selfplay::RootMove& m : r.moves)
+  std::vector<const search::RootMove*> moves;
+  for (const search::RootMove& m : r.moves)
     if (m.visits > 0 || m.proven != Proven::NONE || m.move == r.best) moves.push_back(&m);
-  std::stable_sort(moves.begin(), moves.end(), [&](const selfplay::RootMove* a, const selfplay::RootMove* b) {
+  std::stable_sort(moves.begin(), moves.end(), [&](const search::RootMove* a, const search::RootMove* b) {
     if ((a->move == r.best) != (b->move == r.best)) return a->move == r.best;
     if (a->visits != b->visits) return a->visits > b->visits;
     return a->q > b->q;
@@ -69,7 +69,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const selfp
   if (q.multi_pv > 0 && int(moves.size()) > q.multi_pv) moves.resize(size_t(q.multi_pv));
   json infos = json::array();
   int order = 0;
-  for (const selfplay::RootMove* m : moves) {
+  for (const search::RootMove* m : moves) {
     json mi;
     mi["move"] = move_to_iccs(m->move);
     mi["wxf"] = move_to_wxf(pos, m->move);
@@ -85,7 +85,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const selfp
   j["moveInfos"] = infos;
   if (q.include_policy) {
     json policy = json::object();
-    for (const selfplay::RootMove& m : r.moves) policy[move_to_iccs(m.move)] = rounded(m.prior);
+    for (const search::RootMove& m : r.moves) policy[move_to_iccs(m.move)] = rounded(m.prior);
     j["policy"] = policy;
   }
   return j.dump();

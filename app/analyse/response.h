@@ -7,12 +7,12 @@
 
 #include "app/analyse/query.h"
 #include "core/game.h"
-#include "selfplay/search.h"
+#include "search/search.h"
 
 namespace xq::app::analyse {
 
 // A search's answer for `game`'s current position (ply `ply` of query `q`).
-std::string analysis_json(const Query& q, int ply, const Game& game, const selfplay::Search& search, bool during,
+std::string analysis_json(const Query& q, int ply, const Game& game, const search::Search& search, bool during,
                           bool terminated);
 // The position is final (checkmate, repetition verdict, ...): nothing to search.
 std::string game_over_json(const Query& q, int ply, const Game& game);

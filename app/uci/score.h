@@ -24,7 +24,7 @@
 #include <cmath>
 #include <string>
 
-#include "selfplay/tree.h"
+#include "search/tree.h"
 
 namespace xq::app::uci {
 
@@ -50,24 +50,24 @@ inline std::array<int, 3> wdl_permille(float v, float d) {
 
 // A value as it is reported: a proven win or loss as mate N in moves, a proven draw as 0
 // centipawns with W/D/L 0/1000/0, anything else as centipawns with the search's W/D/L.
-// `proven` and `plies` are for the side to move (selfplay::RootMove, SearchResult).
+// `proven` and `plies` are for the side to move (search::RootMove, SearchResult).
 struct Score {
   bool mate = false;
   int value = 0;  // centipawns, or moves to mate (negative when the side to move is mated)
   std::array<int, 3> wdl{};
-  selfplay::Proven proven = selfplay::Proven::NONE;
+  search::Proven proven = search::Proven::NONE;
   std::string uci() const { return (mate ? "mate " : "cp ") + std::to_string(value); }
 };
 
-inline Score score_of(float v, float d, selfplay::Proven proven, int plies) {
-  using selfplay::Proven;
+inline Score score_of(float v, float d, search::Proven proven, int plies) {
+  using search::Proven;
   Score s;
   s.proven = proven;
-  if (proven == Proven::WIN || proven == Proven::LOSS) {
+  if (proven == search::Proven::WIN || proven == search::Proven::LOSS) {
     s.mate = true;
-    s.value = (proven == Proven::WIN ? 1 : -1) * mate_moves(plies);
-    s.wdl = proven == Proven::WIN ? std::array<int, 3>{1000, 0, 0} : std::array<int, 3>{0, 0, 1000};
-  } else if (proven == Proven::DRAW) {
+    s.value = (proven == search::Proven::WIN ? 1 : -1) * mate_moves(plies);
+    s.wdl = proven == search::Proven::WIN ? std::array<int, 3>{1000, 0, 0} : std::array<int, 3>{0, 0, 1000};
+  } else if (proven == search::Proven::DRAW) {
     s.wdl = {0, 1000, 0};
   } else {
     s.value = value_to_cp(v);

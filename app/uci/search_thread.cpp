@@ -11,71 +11,16 @@
 #include "app/uci/score.h"
 #include "core/movegen.h"
 #include "core/perft.h"
-#include "selfplay/search_driver.h"
 
 namespace xq::app::uci {
 
-using selfplay::Proven;
-using selfplay::Tree;
+using search::RootStat;
 
 namespace {
 
 int64_t now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
-}
-
-// One root move's statistics in one tree (q and d as sums over visits, so trees can be merged).
-struct RootStat {
-  Move move;
-  float prior = 0;
-  uint32_t visits = 0;
-  double q_sum = 0, d_sum = 0;
-  Proven proven = Proven::NONE;  // for the side to move at the root (the mover into the child)
-  int proven_plies = 0;          // with proven: plies from the root to the proven end
-  double q() const { return visits ? q_sum / visits : 0.0; }
-  double d() const { return visits ? d_sum / visits : 0.0; }
-};
-
-// `nodes_read` (optional) grows by the tree nodes read: the root's moves and the line of the
-// search's choice.
-std::vector<RootStat> root_stats(const selfplay::Search& search, std::atomic<uint64_t>* nodes_read = nullptr) {
-  std::vector<RootStat> out;
-  const Tree& tree = search.tree();
-  if (!tree.node(tree.root()).expanded) return out;
-  const selfplay::SearchResult result = search.result();
-  if (nodes_read) *nodes_read += result.moves.size() + result.pv.size();
-  for (const selfplay::RootMove& m : result.moves) {
-    RootStat s;
-    s.move = m.move;
-    s.prior = m.prior;
-    s.visits = m.visits;
-    s.q_sum = double(m.q) * m.visits;
-    s.d_sum = double(m.draw) * m.visits;
-    s.proven = m.proven;
-    s.proven_plies = m.proven_plies;
-    out.push_back(s);
-  }
-  return out;
-}
-
-void merge_into(std::vector<RootStat>& into, const std::vector<RootStat>& from) {
-  for (const RootStat& f : from) {
-    auto it = std::find_if(into.begin(), into.end(), [&](const RootStat& s) { return s.move == f.move; });
-    if (it == into.end()) {
-      into.push_back(f);
-      continue;
-    }
-    it->visits += f.visits;
-    it->q_sum += f.q_sum;
-    it->d_sum += f.d_sum;
-    if (it->proven == Proven::NONE) {
-      it->proven = f.proven;
-      it->proven_plies = f.proven_plies;
-    } else if (it->proven == Proven::WIN && f.proven == Proven::WIN) {
-      it->proven_plies = std::min(it->proven_plies, f.proven_plies);
-    }
-  }
 }
 
 // Perft that gives up (returning 0) once `stop` is set. The last three plies are counted
@@ -96,31 +41,24 @@ uint64_t perft_until_stop(Position& pos, int depth, const std::atomic<bool>& sto
 
 }  // namespace
 
-struct SearchThread::Worker {
-  explicit Worker(uint64_t seed) : search(selfplay::SearchParams(), seed) {}
-  selfplay::Search search;
-  Game game;
-  uint32_t start_visits = 0;
-  size_t max_bytes = 0;
-  int rounds = 0;
-  std::atomic<uint64_t> new_visits{0};
-  std::atomic<bool> finished{false};
-  std::thread thread;
-  selfplay::SearchBuffers buffers;
-  std::mutex snapshot_mutex;
-  std::vector<RootStat> snapshot;  // helpers publish their root statistics here
-};
-
-SearchThread::SearchThread(Output out) : out_(std::move(out)) {}
+SearchThread::SearchThread(Output out)
+    : out_(std::move(out)),
+      search_(search::ParallelSearch::Hooks{
+          [this](const std::string& what) {
+            out_(std::string("info string evaluator error: ") + what);
+            stop();
+          },
+          [this] {
+            { std::lock_guard<std::mutex> lock(wake_mutex_); }
+            wake_.notify_all();
+          }}) {}
 
 SearchThread::~SearchThread() {
   stop();
   wait();
 }
 
-void SearchThread::clear_trees() {
-  for (auto& w : workers_) w->search.reset();
-}
+void SearchThread::clear_trees() { search_.clear_trees(); }
 
 void SearchThread::stop() {
   {
@@ -153,7 +91,6 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   limits_ = limits;
   root_game_ = game;
   stop_ = false;
-  helpers_stop_ = false;
   infinite_ = limits.infinite;
   pondering_ = limits.ponder;
   start_ns_ = now_ns();
@@ -185,12 +122,15 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
     root_game_ = Game(game.position(), s);
   }
 
-  while (int(workers_.size()) < settings_.threads)
-    workers_.push_back(std::make_unique<Worker>(uint64_t(workers_.size()) * 0x9E3779B97F4A7C15ull + 1));
   // Taking over a large kept tree copies it (Tree::advance): done in the search thread, so
   // that isready and stop are answered meanwhile; the clock already runs.
   thread_ = std::thread([this] {
-    prepare_workers();
+    search::ParallelSettings ps;
+    ps.params = settings_.params;
+    ps.threads = settings_.threads;
+    ps.leaves_per_batch = settings_.leaves_per_batch;
+    ps.max_tree_bytes = settings_.max_tree_bytes;
+    search_.prepare(root_game_, ps, limits_.nodes, *evaluator_);
     run();
   });
 }
@@ -228,99 +168,32 @@ void SearchThread::run_perft(Position pos, int depth) {
   out_("Nodes searched: " + std::to_string(total));
 }
 
-void SearchThread::prepare_workers() {
-  const int n = settings_.threads;
-  const SearchLimits& limits = limits_;
-  for (int i = 0; i < n; ++i) {
-    Worker& w = *workers_[size_t(i)];
-    w.search.set_params(settings_.params);
-    w.search.sync_to(root_game_);
-    w.game = root_game_;
-    w.start_visits = w.search.tree().node(w.search.tree().root()).visits;
-    w.max_bytes = std::max<size_t>(settings_.max_tree_bytes / size_t(n), 1 << 20);
-    w.rounds = 0;
-    w.new_visits = 0;
-    w.finished = false;
-    {
-      std::lock_guard<std::mutex> lock(w.snapshot_mutex);
-      w.snapshot.clear();
+// Past the clock, node or depth limits (never while waiting for stop).
+bool SearchThread::past_limits(int64_t now) {
+  if (infinite_.load() || pondering_.load()) return false;
+  if (search_.all_finished()) return true;
+  const double elapsed_ms = double(now - clock_start_ns_.load()) / 1e6;
+  if (limits_.time.limited()) {
+    if (elapsed_ms >= double(limits_.time.hard_ms)) return true;
+    if (elapsed_ms >= double(limits_.time.soft_ms)) {
+      // Past the normal budget: stop unless the runner-up is close to the best move.
+      std::vector<RootStat> s = search::root_stats(search_.main_search(), &report_nodes_);
+      std::sort(s.begin(), s.end(), [](const RootStat& a, const RootStat& b) { return a.visits > b.visits; });
+      if (s.size() < 2 || double(s[0].visits) >= 1.25 * double(s[1].visits)) return true;
     }
-    int64_t share = INT_MAX;
-    if (limits.nodes > 0) share = std::max<int64_t>(1, limits.nodes / n + (i < limits.nodes % n ? 1 : 0));
-    w.search.start_move(w.game, int(std::min<int64_t>(INT_MAX, share)), i > 0);  // new visits
   }
-}
-
-bool SearchThread::round(Worker& w) {
-  if (w.search.done()) return false;
-  if (w.rounds > 0 && w.search.tree().memory_bytes() >= w.max_bytes) return false;
-  try {
-    selfplay::search_round(w.search, w.game, *evaluator_, settings_.leaves_per_batch, w.buffers);
-  } catch (const std::exception& e) {
-    // The round's leaves are cancelled (the tree stays consistent); report and end the search.
-    out_(std::string("info string evaluator error: ") + e.what());
-    ++w.rounds;
-    stop();
-    return false;
-  }
-  ++w.rounds;
-  const uint32_t visits = w.search.tree().node(w.search.tree().root()).visits;
-  w.new_visits = visits > w.start_visits ? visits - w.start_visits : 0;
-  return true;
-}
-
-void SearchThread::helper(Worker& w) {
-  for (;;) {
-    if (helpers_stop_.load() && w.rounds > 0) break;
-    if (!round(w)) break;
-    std::vector<RootStat> s = root_stats(w.search);
-    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
-    w.snapshot = std::move(s);
-  }
-  {
-    std::vector<RootStat> s = root_stats(w.search);
-    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
-    w.snapshot = std::move(s);
-  }
-  {
-    std::lock_guard<std::mutex> lock(wake_mutex_);
-    w.finished = true;
-  }
-  wake_.notify_all();
+  return limits_.depth > 0 && std::lround(search_.main_search().depth().average()) >= limits_.depth;
 }
 
 void SearchThread::run() {
-  const int n = settings_.threads;
-  Worker& w0 = *workers_[0];
-  for (int i = 1; i < n; ++i) {
-    Worker& w = *workers_[size_t(i)];
-    w.thread = std::thread([this, &w] { helper(w); });
-  }
+  search_.start_helpers();
   const int64_t interval_ns = std::max<int64_t>(1, settings_.info_interval_ms) * 1000000;
   int64_t next_info = start_ns_ + interval_ns;
   for (;;) {
-    bool active = false;
-    if (!(stop_.load() && w0.rounds > 0)) active = round(w0);
-    if (!active) w0.finished = true;
+    const bool active = search_.main_round(stop_.load());
     if (stop_.load()) break;
-    bool all_finished = true;
-    for (int i = 0; i < n; ++i) all_finished = all_finished && workers_[size_t(i)]->finished.load();
     const int64_t now = now_ns();
-    const bool waiting = infinite_.load() || pondering_.load();
-    if (!waiting) {
-      if (all_finished) break;
-      const double elapsed_ms = double(now - clock_start_ns_.load()) / 1e6;
-      if (limits_.time.limited()) {
-        if (elapsed_ms >= double(limits_.time.hard_ms)) break;
-        if (elapsed_ms >= double(limits_.time.soft_ms)) {
-          // Past the normal budget: stop unless the runner-up is close to the best move.
-          std::vector<RootStat> s = root_stats(w0.search, &report_nodes_);
-          std::sort(s.begin(), s.end(), [](const RootStat& a, const RootStat& b) { return a.visits > b.visits; });
-          if (s.size() < 2 || double(s[0].visits) >= 1.25 * double(s[1].visits)) break;
-        }
-      }
-      if (limits_.depth > 0 && std::lround(w0.search.depth().average()) >= limits_.depth) break;
-    }
+    if (past_limits(now)) break;
     if (now >= next_info) {
       report(false);
       next_info = now + interval_ns;
@@ -337,52 +210,18 @@ void SearchThread::run() {
 }
 
 void SearchThread::finish() {
-  helpers_stop_ = true;
-  for (size_t i = 1; i < size_t(settings_.threads); ++i)
-    if (workers_[i]->thread.joinable()) workers_[i]->thread.join();
+  search_.stop_helpers();
   report(true);
 }
 
 void SearchThread::report(bool final_report) {
-  const int n = settings_.threads;
-  Worker& w0 = *workers_[0];
-  std::vector<RootStat> stats = root_stats(w0.search, &report_nodes_);
-  uint64_t nodes = w0.new_visits.load();
-  for (int i = 1; i < n; ++i) {
-    Worker& w = *workers_[size_t(i)];
-    nodes += w.new_visits.load();
-    std::lock_guard<std::mutex> lock(w.snapshot_mutex);
-    report_nodes_ += w.snapshot.size();
-    merge_into(stats, w.snapshot);
-  }
+  std::vector<RootStat> stats = search_.merged_stats(&report_nodes_);
+  const uint64_t nodes = search_.new_visits();
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
   const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
+  const search::Search& w0 = search_.main_search();
 
-  // The best move, by the search's own rule (selfplay/search.h) on the merged statistics: a
-  // proven result first; else, with one worker, the search's own choice (Gumbel's pick
-  // included); else the most visited move.
-  std::vector<selfplay::RootMove> merged;
-  for (const RootStat& s : stats) {
-    selfplay::RootMove m;
-    m.move = s.move;
-    m.prior = s.prior;
-    m.visits = s.visits;
-    m.q = float(s.q());
-    m.draw = float(s.d());
-    m.proven = s.proven;
-    m.proven_plies = s.proven_plies;
-    merged.push_back(m);
-  }
-  const bool all_proven = !merged.empty() && std::all_of(merged.begin(), merged.end(), [](const selfplay::RootMove& m) {
-    return m.proven != Proven::NONE;
-  });
-  Move best;
-  if (const int p = selfplay::proven_choice(merged, all_proven); p >= 0)
-    best = merged[size_t(p)].move;
-  else if (n == 1 && !stats.empty())
-    best = w0.search.result().best;
-  else if (const int v = selfplay::most_visited(merged); v >= 0)
-    best = merged[size_t(v)].move;
+  Move best = search_.best_move(stats);
   if (best.is_none()) {  // nothing expanded (cannot happen after a round; kept for safety)
     const MoveList legal(root_game_.position());
     if (!legal.empty()) best = legal[0];
@@ -402,7 +241,7 @@ void SearchThread::report(bool final_report) {
   if (order.size() > size_t(settings_.multipv)) order.resize(size_t(settings_.multipv));
 
   // This search's simulations (kept as they are backed up: no walk of the tree).
-  const selfplay::SearchDepth& sd = w0.search.depth();
+  const search::SearchDepth& sd = w0.depth();
   const int depth = std::max(1, int(std::lround(sd.average())));
   const int seldepth = std::max(depth, sd.max);
   std::vector<Move> best_pv{best};
@@ -423,7 +262,7 @@ void SearchThread::report(bool final_report) {
       os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score " << score;
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
       os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
-      const std::vector<Move> pv = w0.search.principal_variation(s.move);
+      const std::vector<Move> pv = w0.principal_variation(s.move);
       report_nodes_ += pv.size();
       for (const Move m : pv) os << " " << move_to_iccs(m);
       if (k == 0) best_pv = pv;

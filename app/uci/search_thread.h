@@ -1,26 +1,15 @@
-// The UCI engine's background search: MCTS (selfplay/search.h) in its own thread, so the
-// protocol loop keeps answering (`isready`, `stop`) while it runs.
+// The UCI engine's background search: root-parallel MCTS (search/parallel_search.h) in its
+// own thread, so the protocol loop keeps answering (`isready`, `stop`) while it runs.
 //
-// Threads: root parallelism. `threads` workers each own a Search over their own copy of the
-// game and share the one evaluator (thread-safe; a batching evaluator gathers the leaves of
-// all workers into one batch). Worker 0 is deterministic; workers 1.. search with root
-// exploration (Dirichlet noise for PUCT, Gumbel samples for Gumbel) and their own seeds, so
-// the trees differ. At the end the root statistics are merged (visits summed, values
-// visit-weighted); a proven win found by any worker is played. The principal variations and
-// the depth figures come from worker 0's tree. A node budget is split evenly between the
-// workers, so `go nodes N` searches N new visits in all.
-//
-// Worker 0 runs in the search thread itself and, between its rounds (one gather, one
-// evaluator call, one backup), checks `stop`, the limits and the clock and prints `info`
-// lines every `info_interval_ms`. `stop` therefore ends a search within one round. Every
-// worker completes at least one round, so there is always a searched move to report.
-//
-// Each search keeps its tree for the next one when the new position extends the old game
-// (tree reuse; `go nodes N` still means N new visits). The kept subtree is taken over in the
-// search thread, so the protocol loop is not held up by it.
+// Worker 0 runs in the search thread itself and, between its rounds, this thread checks
+// `stop`, the limits and the clock and prints `info` lines every `info_interval_ms`. `stop`
+// therefore ends a search within one round. The best move and the scores come from the
+// merged root statistics (search/root_merge.h); the principal variations and the depth
+// figures from worker 0's tree. Taking over a kept tree (tree reuse) is done in the search
+// thread, so the protocol loop is not held up by it.
 //
 // Reports and limit checks cost the same whatever the size of the (reused) tree: the depth
-// figures are this search's simulations' (selfplay::SearchDepth, kept as they are backed up),
+// figures are this search's simulations' (search::SearchDepth, kept as they are backed up),
 // the node count is the root's new visits, and the only tree reads are the root's moves and
 // the principal variations (at most 64 moves each); report_nodes() counts those reads.
 //
@@ -38,15 +27,15 @@
 #include <thread>
 #include <vector>
 
-#include "app/uci/time_manager.h"
 #include "core/game.h"
 #include "nn/evaluator.h"
-#include "selfplay/search.h"
+#include "search/parallel_search.h"
+#include "search/time_manager.h"
 
 namespace xq::app::uci {
 
 struct SearchSettings {
-  selfplay::SearchParams params;
+  search::SearchParams params;
   int threads = 1;
   int leaves_per_batch = 8;
   int multipv = 1;
@@ -58,7 +47,7 @@ struct SearchSettings {
 struct SearchLimits {
   int64_t nodes = 0;  // new visits in all, 0 = no limit
   int depth = 0;      // stop once worker 0's average simulation depth reaches it, 0 = no limit
-  TimeBudget time;    // from the clock or movetime
+  search::TimeBudget time;    // from the clock or movetime
   bool infinite = false;  // report bestmove only after stop (also when the search is done)
   bool ponder = false;    // like infinite until ponderhit, then the limits apply from then on
 };
@@ -94,25 +83,21 @@ class SearchThread {
   uint64_t report_nodes() const { return report_nodes_.load(); }
 
  private:
-  struct Worker;
-  void prepare_workers();  // tree reuse and start_move for each worker (search thread)
   void run();
   void run_perft(Position pos, int depth);
-  void helper(Worker& w);
-  bool round(Worker& w);  // one gather/evaluate/complete; false when the worker is finished
+  bool past_limits(int64_t now);  // the clock, node and depth limits, when not waiting for stop
   void report(bool final_report);
   void finish();
 
   Output out_;
   std::thread thread_;
   std::atomic<bool> busy_{false}, stop_{false}, infinite_{false}, pondering_{false};
-  std::atomic<bool> helpers_stop_{false};
   std::mutex wake_mutex_;
   std::condition_variable wake_;
   std::atomic<int64_t> clock_start_ns_{0};  // when the limits started counting
   std::atomic<uint64_t> report_nodes_{0};
 
-  std::vector<std::unique_ptr<Worker>> workers_;
+  search::ParallelSearch search_;
   std::shared_ptr<nn::Evaluator> evaluator_;
   SearchSettings settings_;
   SearchLimits limits_;

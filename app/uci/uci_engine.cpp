@@ -28,7 +28,7 @@ namespace {
 
 // What `go` asked for, and what was wrong with it.
 struct GoRequest {
-  GoParams go;
+  search::GoParams go;
   std::vector<std::string> notes;  // info strings: a bad value and what is done instead
   bool bad_value = false;          // a value was bad (its limit ignored or replaced)
   bool perft = false;              // go perft: go.perft is its depth, 0 when that was bad
@@ -61,7 +61,7 @@ GoRange go_range(const std::string& key) {
   return {1, kMaxPerftDepth, GoRange::kIgnore};  // perft
 }
 
-void store_go_value(GoParams& go, const std::string& key, int64_t v) {
+void store_go_value(search::GoParams& go, const std::string& key, int64_t v) {
   if (key == "wtime") go.wtime = v;
   else if (key == "btime") go.btime = v;
   else if (key == "winc") go.winc = v;
@@ -372,7 +372,7 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   SearchLimits limits;
   limits.nodes = r.go.nodes;
   limits.depth = r.go.depth;
-  limits.time = compute_time_budget(r.go, game_.side_to_move(), find_option("Move Overhead")->integer());
+  limits.time = search::compute_time_budget(r.go, game_.side_to_move(), find_option("Move Overhead")->integer());
   const bool unlimited = limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited();
   if (unlimited && r.bad_value && !r.go.infinite) {
     // The GUI meant a finite search but no limit is left: it must not wait for a stop it

@@ -38,7 +38,7 @@
 
 #include "app/uci/search_thread.h"
 #include "app/uci/uci_options.h"
-#include "app/uci/time_manager.h"
+#include "search/time_manager.h"
 #include "core/game.h"
 #include "config.pb.h"
 #include "nn/evaluator.h"
@@ -61,7 +61,7 @@ class UciEngine {
 
   const Game& game() const { return game_; }
   // The time budget the last `go` computed (tests check time management this way).
-  const TimeBudget& last_budget() const { return last_budget_; }
+  const search::TimeBudget& last_budget() const { return last_budget_; }
 
  private:
   void emit(const std::string& line);
@@ -82,7 +82,7 @@ class UciEngine {
   Game game_;
   std::shared_ptr<nn::Evaluator> evaluator_;
   bool evaluator_dirty_ = true;
-  TimeBudget last_budget_;
+  search::TimeBudget last_budget_;
   std::unique_ptr<SearchThread> search_;
 };
 

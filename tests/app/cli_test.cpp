@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "core/position.h"
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 #include "tests/support/cli_util.h"
 
 namespace xq::app {
@@ -87,8 +87,8 @@ xqzero::GameRecord one_move_game(const std::string& move) {
 // error naming the file and the offset.
 TEST(Cli, DumpShowsEveryGzipMember) {
   const std::string dir = temp_dir("dump");
-  selfplay::write_record_file(dir + "/a.rec.gz", {one_move_game("h2e2")});
-  selfplay::write_record_file(dir + "/b.rec.gz", {one_move_game("b2e2"), one_move_game("h0g2")});
+  records::write_record_file(dir + "/a.rec.gz", {one_move_game("h2e2")});
+  records::write_record_file(dir + "/b.rec.gz", {one_move_game("b2e2"), one_move_game("h0g2")});
   const std::string ab = slurp(dir + "/a.rec.gz") + slurp(dir + "/b.rec.gz");
   std::ofstream(dir + "/ab.rec.gz", std::ios::binary) << ab;
   const Result r = run({"dump", dir + "/ab.rec.gz"});

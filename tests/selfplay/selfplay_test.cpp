@@ -1,10 +1,7 @@
 // The self-play generator and game records, with the uniform and test evaluators (no torch).
 #include <gtest/gtest.h>
 
-#include <zlib.h>
 
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -12,21 +9,12 @@
 #include "core/move_parse.h"
 #include "core/movegen.h"
 #include "nn/policy_labels.h"
-#include "selfplay/record_io.h"
-#include "selfplay/record_writer.h"
+#include "records/record_io.h"
 #include "selfplay/selfplay.h"
 
-namespace fs = std::filesystem;
 
 namespace xq::selfplay {
 namespace {
-
-std::string temp_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("xqzero_test_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(p);
-  fs::create_directories(p);
-  return p.string();
-}
 
 SelfplayOptions small_options() {
   SelfplayOptions o;
@@ -52,7 +40,7 @@ std::vector<xqzero::GameRecord> play(const SelfplayOptions& o, nn::Evaluator& ev
 // Replays a record: every move legal, every target a distribution over legal moves, and the
 // final judged state equal to the recorded one (resignations excepted).
 void check_record(const xqzero::GameRecord& rec) {
-  Game game(rec.start_fen(), record_settings(rec));
+  Game game(rec.start_fen(), records::record_settings(rec));
   for (const auto& m : rec.moves()) {
     ASSERT_FALSE(game.over()) << "move after the end: " << m.move();
     float sum = 0;
@@ -94,9 +82,9 @@ TEST(Selfplay, GamesAreCompleteAndConsistent) {
 }
 
 TEST(Selfplay, ChooseMoveDrawsFromTheTarget) {
-  SearchResult r;
+  search::SearchResult r;
   for (int i = 0; i < 3; ++i) {
-    RootMove m;
+    search::RootMove m;
     m.move = Move(make_square(i, 0), make_square(i, 1));
     m.target = i == 0 ? 0.0f : (i == 1 ? 0.25f : 0.75f);
     r.moves.push_back(m);
@@ -111,7 +99,7 @@ TEST(Selfplay, ChooseMoveDrawsFromTheTarget) {
   }
   EXPECT_EQ(counts[0], 0) << "a move without target weight is never drawn";
   EXPECT_NEAR(double(counts[2]) / 4000, 0.75, 0.04);
-  r.proven = Proven::WIN;
+  r.proven = search::Proven::WIN;
   for (int k = 0; k < 20; ++k) EXPECT_EQ(choose_move(r, 1.0f, rng), r.best) << "a proven win is always played";
 }
 
@@ -186,144 +174,6 @@ TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
   EXPECT_GE(starts.size(), 12u);
   // Without it every game starts from the start position.
   for (const auto& g : play(small_options(), uniform, 4)) EXPECT_EQ(g.start_fen(), Position().fen());
-}
-
-TEST(RecordFiles, RoundTripAndErrors) {
-  const std::string dir = temp_dir("records");
-  nn::UniformEvaluator uniform;
-  const auto games = play(small_options(), uniform, 5);
-  const std::string path = dir + "/a.rec.gz";
-  write_record_file(path, games);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
-  const auto back = read_record_file(path);
-  ASSERT_EQ(back.size(), games.size());
-  for (size_t i = 0; i < games.size(); ++i) EXPECT_EQ(back[i].SerializeAsString(), games[i].SerializeAsString());
-
-  auto expect_error = [](const std::string& p, const std::string& needle) {
-    try {
-      read_record_file(p);
-      ADD_FAILURE() << "read " << p;
-    } catch (const RecordFileError& e) {
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << e.what();
-    }
-  };
-  // Truncated: cut the file at several points.
-  std::ifstream in(path, std::ios::binary);
-  const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  for (size_t cut : {data.size() / 3, data.size() / 2, data.size() - 5}) {
-    std::ofstream(dir + "/cut.rec.gz", std::ios::binary).write(data.data(), std::streamsize(cut));
-    expect_error(dir + "/cut.rec.gz", "truncated");
-  }
-  std::ofstream(dir + "/junk.rec.gz") << "this is not a record file";
-  expect_error(dir + "/junk.rec.gz", "not a gzip file");
-  expect_error(dir + "/missing.rec.gz", "cannot open");
-  fs::remove_all(dir);
-}
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-// Writes `raw` as one gzip member, as any gzip tool would.
-void write_gzip(const std::string& path, const std::string& raw) {
-  gzFile f = gzopen(path.c_str(), "wb");
-  ASSERT_NE(f, nullptr);
-  ASSERT_EQ(gzwrite(f, raw.data(), unsigned(raw.size())), int(raw.size()));
-  ASSERT_EQ(gzclose(f), Z_OK);
-}
-
-// The message of the RecordFileError that reading `path` throws ("" when it reads).
-std::string read_error(const std::string& path) {
-  try {
-    read_record_file(path);
-  } catch (const RecordFileError& e) {
-    return e.what();
-  }
-  return "";
-}
-
-// `cat a.rec.gz b.rec.gz > ab.rec.gz` holds the games of both (gzip members in sequence).
-TEST(RecordFiles, ConcatenatedFilesGiveEveryGame) {
-  const std::string dir = temp_dir("concat");
-  nn::UniformEvaluator uniform;
-  const auto games = play(small_options(), uniform, 5);
-  write_record_file(dir + "/a.rec.gz", std::vector<xqzero::GameRecord>(games.begin(), games.begin() + 3));
-  write_record_file(dir + "/b.rec.gz", std::vector<xqzero::GameRecord>(games.begin() + 3, games.end()));
-  std::ofstream(dir + "/ab.rec.gz", std::ios::binary) << slurp(dir + "/a.rec.gz") << slurp(dir + "/b.rec.gz");
-  const auto back = read_record_file(dir + "/ab.rec.gz");
-  ASSERT_EQ(back.size(), games.size());
-  for (size_t i = 0; i < games.size(); ++i) EXPECT_EQ(back[i].SerializeAsString(), games[i].SerializeAsString());
-  fs::remove_all(dir);
-}
-
-// Bytes after the last gzip member are reported with the file and their offset, not ignored.
-TEST(RecordFiles, JunkAfterTheLastMemberIsAnError) {
-  const std::string dir = temp_dir("junk");
-  nn::UniformEvaluator uniform;
-  write_record_file(dir + "/a.rec.gz", play(small_options(), uniform, 2));
-  const std::string a = slurp(dir + "/a.rec.gz");
-  const std::string path = dir + "/junk.rec.gz";
-  std::ofstream(path, std::ios::binary) << a << a << "trailing junk";
-  const std::string e = read_error(path);
-  EXPECT_NE(e.find(path), std::string::npos) << e;
-  EXPECT_NE(e.find("junk after gzip member 2 at byte offset " + std::to_string(2 * a.size())), std::string::npos) << e;
-  fs::remove_all(dir);
-}
-
-// 100,000 empty records (a 129-byte file) are one error, at the first of them.
-TEST(RecordFiles, EmptyRecordsStopAtTheFirst) {
-  const std::string dir = temp_dir("empty");
-  const std::string path = dir + "/empty.rec.gz";
-  write_gzip(path, std::string(100000, '\0'));
-  EXPECT_NE(read_error(path).find("game record 1 is empty"), std::string::npos) << read_error(path);
-  fs::remove_all(dir);
-}
-
-// A record that says it is longer than 64 MiB is refused before anything is allocated for it.
-TEST(RecordFiles, RecordLengthIsBounded) {
-  const std::string dir = temp_dir("huge");
-  const std::string path = dir + "/huge.rec.gz";
-  write_gzip(path, std::string("\x80\x80\x80\x80\x04", 5));  // varint 2^30
-  const std::string e = read_error(path);
-  EXPECT_NE(e.find("game record 1 says it has 1073741824 bytes, more than the limit of 64 MiB"), std::string::npos)
-      << e;
-  EXPECT_NE(e.find(path), std::string::npos) << e;
-  fs::remove_all(dir);
-}
-
-// A directory or a device where a record file is expected: an error naming it, at once.
-TEST(RecordFiles, DirectoriesAndDevicesNameTheFile) {
-  const std::string dir = temp_dir("notfile");
-  EXPECT_EQ(read_error(dir), "record file '" + dir + "': cannot read (Is a directory)");
-  EXPECT_EQ(read_error("/dev/zero"), "record file '/dev/zero': not a gzip file");
-  EXPECT_EQ(read_error("/dev/null"), "record file '/dev/null': not a gzip file (it is empty)");
-  fs::remove_all(dir);
-}
-
-TEST(RecordFiles, WriterContinuesTheSequence) {
-  const std::string dir = temp_dir("writer");
-  nn::UniformEvaluator uniform;
-  const auto games = play(small_options(), uniform, 3);
-  {
-    RecordWriter w(dir, "sp", 2);
-    for (auto g : games) w.add(std::move(g));
-  }  // 2 + 1 games: two files
-  EXPECT_EQ(list_record_files(dir).size(), 2u);
-  {
-    RecordWriter w(dir, "sp", 2);
-    auto g = games[0];
-    w.add(std::move(g));
-    w.flush();
-    EXPECT_EQ(fs::path(w.last_file()).filename().string(), "sp-000002.rec.gz");
-  }
-  const auto files = list_record_files(dir);
-  ASSERT_EQ(files.size(), 3u);
-  size_t total = 0;
-  for (const auto& f : files) total += read_record_file(f).size();
-  EXPECT_EQ(total, 4u);
-  fs::remove_all(dir);
 }
 
 // An evaluator source told the asking thread spreads threads over devices: with two

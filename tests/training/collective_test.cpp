@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 #include "tests/support/free_port.h"
 #include "tests/support/tiny_net.h"
 #include "tests/support/training_data.h"

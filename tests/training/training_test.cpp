@@ -12,9 +12,9 @@
 #include "core/move_parse.h"
 #include "core/movegen.h"
 #include "nn/policy_labels.h"
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 #include "selfplay/selfplay.h"
-#include "training/record_scanner.h"
+#include "records/record_scanner.h"
 #include "training/replay_window.h"
 #include "training/trainer.h"
 
@@ -27,10 +27,24 @@ using test::cpu_training;
 using test::some_games;
 
 
+using records::RecordScanner;
+
+// What the training loop does with a scan: the usable games of each new file, with their
+// positions (for_each_usable_game).
+void scan_usable(RecordScanner& scanner, const RecordScanner::Warn& warn, const UsePositions& use,
+                 const RecordScanner::Accept& accept = RecordScanner::Accept()) {
+  scanner.scan_new(
+      warn,
+      [&](const std::string& path, std::vector<xqzero::GameRecord>&& games) {
+        for_each_usable_game(path, games, warn, use);
+      },
+      accept);
+}
+
 // The usable games of the files the scanner has not read yet.
 std::vector<xqzero::GameRecord> read_new(RecordScanner& scanner, const RecordScanner::Warn& warn) {
   std::vector<xqzero::GameRecord> games;
-  scanner.scan_new(warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { games.push_back(std::move(g)); });
+  scan_usable(scanner, warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { games.push_back(std::move(g)); });
   return games;
 }
 
@@ -40,7 +54,7 @@ TEST(TrainingPosition, FromRecordKeepsTargetsOnly) {
     for (const auto& m : g.moves()) targets += m.training_target();
     const auto positions = positions_of(g);
     EXPECT_EQ(int(positions.size()), targets);
-    Game game(g.start_fen(), selfplay::record_settings(g));
+    Game game(g.start_fen(), records::record_settings(g));
     size_t k = 0;
     for (const auto& m : g.moves()) {
       if (m.training_target()) {
@@ -117,7 +131,7 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto games = some_games(3);
-  selfplay::write_record_file((dir / "a.rec.gz").string(), games);
+  records::write_record_file((dir / "a.rec.gz").string(), games);
   std::ofstream(dir / "b.rec.gz") << "garbage";
   RecordScanner scanner(dir.string());
   std::vector<std::string> warnings;
@@ -126,7 +140,7 @@ TEST(RecordScanner, SkipsCorruptFilesWithAWarning) {
   ASSERT_EQ(warnings.size(), 1u);
   EXPECT_NE(warnings[0].find("b.rec.gz"), std::string::npos);
   EXPECT_TRUE(read_new(scanner, [&](const std::string& w) { warnings.push_back(w); }).empty());
-  selfplay::write_record_file((dir / "c.rec.gz").string(), games);
+  records::write_record_file((dir / "c.rec.gz").string(), games);
   EXPECT_EQ(read_new(scanner, [](const std::string&) {}).size(), games.size());
   fs::remove_all(dir);
 }
@@ -141,17 +155,18 @@ TEST(RecordScanner, FindsOtherWritersFilesAndSkipsOwnOnes) {
   RecordScanner scanner(dir.string());
   auto scan = [&] {
     std::vector<xqzero::GameRecord> read;
-    scanner.scan_new([](const std::string&) {},
-                     [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { read.push_back(std::move(g)); },
-                     [](const std::string& name) { return name.rfind("selfplay-", 0) != 0; });
+    scan_usable(
+        scanner, [](const std::string&) {},
+        [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { read.push_back(std::move(g)); },
+        [](const std::string& name) { return name.rfind("selfplay-", 0) != 0; });
     return read.size();
   };
-  selfplay::write_record_file((dir / "worker-b-000001.rec.gz").string(), games);
-  selfplay::write_record_file((dir / "selfplay-000001.rec.gz").string(), games);
+  records::write_record_file((dir / "worker-b-000001.rec.gz").string(), games);
+  records::write_record_file((dir / "selfplay-000001.rec.gz").string(), games);
   EXPECT_EQ(scan(), games.size());
   // A file whose name sorts before those already read (a worker with another name) is found.
-  selfplay::write_record_file((dir / "worker-a-000001.rec.gz").string(), games);
-  selfplay::write_record_file((dir / "selfplay-000002.rec.gz").string(), games);
+  records::write_record_file((dir / "worker-a-000001.rec.gz").string(), games);
+  records::write_record_file((dir / "selfplay-000002.rec.gz").string(), games);
   EXPECT_EQ(scan(), games.size());
   EXPECT_EQ(scan(), 0u);
   fs::remove_all(dir);
@@ -169,8 +184,8 @@ TEST(RecordScanner, ReadsEveryGzipMember) {
   fs::remove_all(dir);
   fs::create_directories(dir / "games");
   const auto games = some_games(4);
-  selfplay::write_record_file((dir / "a").string(), std::vector<xqzero::GameRecord>(games.begin(), games.begin() + 1));
-  selfplay::write_record_file((dir / "b").string(), std::vector<xqzero::GameRecord>(games.begin() + 1, games.end()));
+  records::write_record_file((dir / "a").string(), std::vector<xqzero::GameRecord>(games.begin(), games.begin() + 1));
+  records::write_record_file((dir / "b").string(), std::vector<xqzero::GameRecord>(games.begin() + 1, games.end()));
   std::ofstream(dir / "games" / "ab.rec.gz", std::ios::binary) << slurp(dir / "a") << slurp(dir / "b");
   RecordScanner scanner((dir / "games").string());
   std::vector<std::string> warnings;
@@ -194,7 +209,7 @@ TEST(RecordScanner, OneWarningPerFileOfBadRecords) {
   ASSERT_EQ(gzclose(f), Z_OK);
   auto games = some_games(6);
   for (size_t i = 3; i < games.size(); ++i) games[i].clear_result();
-  selfplay::write_record_file((dir / "mixed.rec.gz").string(), games);
+  records::write_record_file((dir / "mixed.rec.gz").string(), games);
 
   RecordScanner scanner(dir.string());
   std::vector<std::string> warnings;
@@ -209,18 +224,18 @@ TEST(RecordScanner, OneWarningPerFileOfBadRecords) {
   fs::remove_all(dir);
 }
 
-// scan_new gives each usable game with its positions, so a caller need not replay it again.
+// A scan gives each usable game with its positions, so a caller need not replay it again.
 TEST(RecordScanner, ScanNewGivesThePositions) {
   const fs::path dir = fs::temp_directory_path() / ("xqzero_scan_new_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   const auto games = some_games(3, 1.0f);
-  selfplay::write_record_file((dir / "a.rec.gz").string(), games);
+  records::write_record_file((dir / "a.rec.gz").string(), games);
   RecordScanner scanner(dir.string());
   std::vector<std::string> warnings;
   size_t calls = 0;
   const auto warn = [&](const std::string& w) { warnings.push_back(w); };
-  scanner.scan_new(warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
+  scan_usable(scanner, warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
     ASSERT_LT(calls, games.size());
     EXPECT_EQ(g.SerializeAsString(), games[calls].SerializeAsString());
     EXPECT_EQ(positions.size(), size_t(g.moves_size()));  // every move a target
@@ -228,7 +243,7 @@ TEST(RecordScanner, ScanNewGivesThePositions) {
   });
   EXPECT_EQ(calls, games.size());
   EXPECT_TRUE(warnings.empty());
-  scanner.scan_new(warn, [&](xqzero::GameRecord&&, std::vector<TrainingPosition>&&) { ++calls; });
+  scan_usable(scanner, warn, [&](xqzero::GameRecord&&, std::vector<TrainingPosition>&&) { ++calls; });
   EXPECT_EQ(calls, games.size());  // each file once
   fs::remove_all(dir);
 }
@@ -241,7 +256,7 @@ TEST(TrainingPosition, MaterialTargetLooksAhead) {
   int nonzero = 0;
   for (const auto& g : some_games(6, 1.0f)) {
     std::vector<int> red_minus_black;
-    Game game(g.start_fen(), selfplay::record_settings(g));
+    Game game(g.start_fen(), records::record_settings(g));
     std::vector<Color> movers;
     for (const auto& m : g.moves()) {
       red_minus_black.push_back(material_half_pawns(game.position(), RED) - material_half_pawns(game.position(), BLACK));

@@ -1,13 +1,13 @@
-// The Gumbel AlphaZero root and interior selection of Search (selfplay/search.h): Gumbel-top-k
+// The Gumbel AlphaZero root and interior selection of Search (search/search.h): Gumbel-top-k
 // candidates, sequential halving, completed Q-values and the improved policy.
-#include "selfplay/search.h"
+#include "search/search.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
 
-namespace xq::selfplay {
+namespace xq::search {
 
 float Search::sigma(float q_normalized, uint32_t max_visits) const {
   return (params_.gumbel_c_visit + float(max_visits)) * params_.gumbel_c_scale * q_normalized;
@@ -157,4 +157,4 @@ int Search::select_gumbel_root(const NodeId* kids) {
   return candidates_.front();
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

@@ -1,8 +1,8 @@
-#include "selfplay/search_driver.h"
+#include "search/search_driver.h"
 
 #include <algorithm>
 
-namespace xq::selfplay {
+namespace xq::search {
 
 int search_round(Search& search, Game& game, nn::Evaluator& evaluator, int max_leaves, SearchBuffers& b) {
   b.requests.clear();
@@ -33,4 +33,4 @@ bool drive_search(Search& search, Game& game, nn::Evaluator& evaluator, int max_
   }
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

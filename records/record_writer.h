@@ -1,5 +1,5 @@
 // Collects finished games and writes them to record files of `games_per_file` games in a
-// directory, each file written atomically (selfplay/record_io.h). File names are
+// directory, each file written atomically (records/record_io.h). File names are
 // <prefix>-<sequence, 6 digits>.rec.gz; the sequence continues after the highest one
 // already in the directory, so a resumed run never overwrites a file.
 #pragma once
@@ -9,7 +9,7 @@
 
 #include "game_record.pb.h"
 
-namespace xq::selfplay {
+namespace xq::records {
 
 class RecordWriter {
  public:
@@ -35,4 +35,4 @@ class RecordWriter {
 // The record files of a directory (*.rec.gz), sorted by name.
 std::vector<std::string> list_record_files(const std::string& dir);
 
-}  // namespace xq::selfplay
+}  // namespace xq::records

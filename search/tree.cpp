@@ -1,11 +1,11 @@
-#include "selfplay/tree.h"
+#include "search/tree.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "core/movegen.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 int canonical_moves(const Position& pos, Move* out) {
   const int n = generate_legal(pos, out);
@@ -117,4 +117,4 @@ bool Tree::advance(Move move) {
   return true;
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

@@ -1,15 +1,15 @@
-#include "selfplay/record_writer.h"
+#include "records/record_writer.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 
 namespace fs = std::filesystem;
 
-namespace xq::selfplay {
+namespace xq::records {
 
 namespace {
 constexpr const char* kSuffix = ".rec.gz";
@@ -67,4 +67,4 @@ void RecordWriter::flush() {
   held_.clear();
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::records

@@ -17,7 +17,7 @@
 
 #include "core/types.h"
 
-namespace xq::app::uci {
+namespace xq::search {
 
 struct GoParams {
   int64_t wtime = -1, btime = -1;  // -1: not given
@@ -39,4 +39,4 @@ struct TimeBudget {
 
 TimeBudget compute_time_budget(const GoParams& go, Color us, int64_t move_overhead_ms);
 
-}  // namespace xq::app::uci
+}  // namespace xq::search

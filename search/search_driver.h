@@ -14,9 +14,9 @@
 #include <optional>
 #include <vector>
 
-#include "selfplay/search.h"
+#include "search/search.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 // Request and answer storage reused from round to round.
 struct SearchBuffers {
@@ -40,4 +40,4 @@ struct DriveLimits {
 bool drive_search(Search& search, Game& game, nn::Evaluator& evaluator, int max_leaves,
                   const DriveLimits& limits = DriveLimits());
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

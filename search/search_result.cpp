@@ -1,6 +1,6 @@
-// What a Search reports (selfplay/search.h): root move statistics, targets, the move chosen
+// What a Search reports (search/search.h): root move statistics, targets, the move chosen
 // and the principal variation.
-#include "selfplay/search.h"
+#include "search/search.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,7 +9,7 @@
 
 #include "core/immediate_win.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 namespace {
 
@@ -139,4 +139,4 @@ void Search::extend_with_immediate_win(std::vector<Move>& pv) const {
   if (!win.is_none()) pv.push_back(win);
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

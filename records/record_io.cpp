@@ -1,4 +1,4 @@
-#include "selfplay/record_io.h"
+#include "records/record_io.h"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -16,7 +16,7 @@
 #include "core/input_file.h"
 #include "core/output_file.h"
 
-namespace xq::selfplay {
+namespace xq::records {
 
 namespace {
 
@@ -228,4 +228,4 @@ std::vector<xqzero::GameRecord> read_record_file(const std::string& path) {
   }
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::records

@@ -26,7 +26,7 @@
 
 #include "core/position.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 using NodeId = uint32_t;
 constexpr NodeId kNoNode = 0;  // id 0 is never a node (the pools keep a sentinel there)
@@ -122,4 +122,4 @@ class Tree {
   NodeId root_ = kNoNode;
 };
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

@@ -9,7 +9,7 @@
 #include "core/game.h"
 #include "game_record.pb.h"
 
-namespace xq::selfplay {
+namespace xq::records {
 
 struct RecordFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
@@ -28,4 +28,4 @@ std::vector<xqzero::GameRecord> read_record_file(const std::string& path);
 // The judging settings a record was played under.
 GameSettings record_settings(const xqzero::GameRecord& record);
 
-}  // namespace xq::selfplay
+}  // namespace xq::records

@@ -1,10 +1,10 @@
 // The MCTS-solver part of Search: proving wins, losses and draws with their length in
-// plies, and searching on below proofs whose length may still shrink (selfplay/search.h).
-#include "selfplay/search.h"
+// plies, and searching on below proofs whose length may still shrink (search/search.h).
+#include "search/search.h"
 
 #include <algorithm>
 
-namespace xq::selfplay {
+namespace xq::search {
 
 namespace {
 
@@ -114,4 +114,4 @@ int Search::select_in_proof(NodeId n, bool is_root, const NodeId* kids) {
   return select_puct(n, is_root, kids, true);
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

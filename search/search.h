@@ -47,9 +47,9 @@
 
 #include "core/game.h"
 #include "nn/evaluator.h"
-#include "selfplay/tree.h"
+#include "search/tree.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 enum class RootAlgorithm { PUCT, GUMBEL };
 
@@ -147,7 +147,7 @@ class Search {
   void complete(const nn::EvalResult* results, int count);
 
   // Convenience: runs a whole search with `evaluator`, `max_leaves` leaves per call
-  // (selfplay/search_driver.h's drive_search; an evaluator error propagates).
+  // (search/search_driver.h's drive_search; an evaluator error propagates).
   SearchResult run(Game& game, nn::Evaluator& evaluator, int visits, bool exploration, int max_leaves = 8);
 
   SearchResult result() const;
@@ -168,6 +168,8 @@ class Search {
     nn::EvalInput input;
   };
   // `kids`: the child behind each edge of n (Tree::children_of).
+  void reach_leaf(NodeId n, Game& game, std::vector<nn::EvalRequest>& requests);
+  Move edge_move(NodeId n, int e, NodeId child, const Position& pos) const;
   int select_child(NodeId n, bool is_root, const NodeId* kids);
   int select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven);
   int select_in_proof(NodeId n, bool is_root, const NodeId* kids);
@@ -218,4 +220,4 @@ class Search {
   bool gumbel_ready_ = false;
 };
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

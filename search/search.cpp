@@ -1,7 +1,7 @@
 // Search's rounds (start_move, gather, complete, tree reuse) and PUCT selection; the solver,
 // the Gumbel root and the results are in search_solver.cpp, search_gumbel.cpp and
 // search_result.cpp.
-#include "selfplay/search.h"
+#include "search/search.h"
 
 #include <algorithm>
 #include <cassert>
@@ -9,9 +9,9 @@
 #include <limits>
 
 #include "core/immediate_win.h"
-#include "selfplay/search_driver.h"
+#include "search/search_driver.h"
 
-namespace xq::selfplay {
+namespace xq::search {
 
 Search::Search(const SearchParams& params, uint64_t seed) : params_(params), rng_(seed) {}
 
@@ -103,6 +103,49 @@ bool Search::done() const {
   return new_visits(false) >= uint32_t(budget_);
 }
 
+// An unexpanded node reached at `game`'s position: a game end or (below the root) a position
+// whose side to move wins at once is backed up now; otherwise the node waits for the network
+// and a request for it is appended.
+void Search::reach_leaf(NodeId n, Game& game, std::vector<nn::EvalRequest>& requests) {
+  Node& node = tree_.node(n);
+  const GameState state = game.state();
+  if (state.over()) {
+    node.expanded = 1;
+    node.terminal = 1;
+    if (state.result == Result::DRAW) {
+      node.proven = Proven::DRAW;
+    } else {
+      const Color mover = ~game.side_to_move();
+      node.proven = state.result == win_for(mover) ? Proven::WIN : Proven::LOSS;
+    }
+    backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
+    return;
+  }
+  if (params_.immediate_wins && n != tree_.root() && !find_immediate_win(game.position()).is_none()) {
+    node.proven = Proven::LOSS;  // for the mover into the node: the side to move wins next ply
+    node.proven_plies = 1;
+    backup(path_, proven_value(node.proven), 0.0f, true);
+    return;
+  }
+  node.pending = 1;
+  Pending& p = pending_[size_t(n_pending_++)];
+  p.path = path_;
+  p.input = nn::make_eval_input(game.position(), game.repetition_count());
+  requests.push_back(p.input.request());
+}
+
+// The move of edge `e` of node `n` at `pos`: its child's when the child exists, else (a first
+// visit) the e-th canonical legal move, known at the root since start_move.
+Move Search::edge_move(NodeId n, int e, NodeId child, const Position& pos) const {
+  if (child != kNoNode) return Tree::move_of(tree_.node(child));
+  if (n == tree_.root()) return root_moves_[size_t(e)];
+  Move moves[MAX_MOVES];
+  const int count = canonical_moves(pos, moves);
+  assert(count == tree_.node(n).num_edges);
+  (void)count;
+  return moves[e];
+}
+
 int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& requests) {
   assert(n_pending_ == 0);
   if (int(pending_.size()) < max_leaves) pending_.resize(size_t(max_leaves));  // stable addresses below
@@ -133,30 +176,7 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         break;
       }
       if (!node.expanded) {
-        const GameState state = game.state();
-        if (state.over()) {
-          node.expanded = 1;
-          node.terminal = 1;
-          if (state.result == Result::DRAW) {
-            node.proven = Proven::DRAW;
-          } else {
-            const Color mover = ~game.side_to_move();
-            node.proven = state.result == win_for(mover) ? Proven::WIN : Proven::LOSS;
-          }
-          backup(path_, proven_value(node.proven), node.proven == Proven::DRAW ? 1.0f : 0.0f, true);
-          break;
-        }
-        if (params_.immediate_wins && n != root && !find_immediate_win(game.position()).is_none()) {
-          node.proven = Proven::LOSS;  // for the mover into the node: the side to move wins next ply
-          node.proven_plies = 1;
-          backup(path_, proven_value(node.proven), 0.0f, true);
-          break;
-        }
-        node.pending = 1;
-        Pending& p = pending_[size_t(n_pending_++)];
-        p.path = path_;
-        p.input = nn::make_eval_input(game.position(), game.repetition_count());
-        requests.push_back(p.input.request());
+        reach_leaf(n, game, requests);
         break;
       }
       tree_.children_of(tree_.node(n), kids);
@@ -166,21 +186,8 @@ int Search::gather(Game& game, int max_leaves, std::vector<nn::EvalRequest>& req
         break;
       }
       NodeId c = kids[e];
-      Move m;
-      if (c != kNoNode) {
-        m = Tree::move_of(tree_.node(c));
-      } else {  // a first visit: the edge's move is the e-th canonical legal move
-        if (n == root) {
-          m = root_moves_[size_t(e)];  // known since start_move
-        } else {
-          Move moves[MAX_MOVES];
-          const int count = canonical_moves(game.position(), moves);
-          assert(count == tree_.node(n).num_edges);
-          (void)count;
-          m = moves[e];
-        }
-        c = tree_.add_child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
-      }
+      const Move m = edge_move(n, e, c, game.position());
+      if (c == kNoNode) c = tree_.add_child(n, e, m);  // may reallocate the node pool: no Node& is kept across it
       n = c;
       game.play(m);
       ++plies;
@@ -251,7 +258,8 @@ int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
 int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_proven) {
   const Node& node = tree_.node(n);
   const uint32_t parent_visits = node.visits + node.in_flight;
-  const float c = params_.c_puct_init + std::log((float(parent_visits) + params_.c_puct_base + 1.0f) / params_.c_puct_base);
+  const float c_puct =
+      params_.c_puct_init + std::log((float(parent_visits) + params_.c_puct_base + 1.0f) / params_.c_puct_base);
   const float sqrt_n = std::sqrt(float(std::max<uint32_t>(parent_visits, 1)));
   float visited_mass = 0;
   for (int e = 0; e < node.num_edges; ++e)
@@ -274,7 +282,7 @@ int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_pr
       else if (nc > 0)
         q = (ch.q * float(ch.visits) - float(ch.in_flight)) / float(nc);  // in-flight visits count as losses
     }
-    const float score = q + c * tree_.prior(node, e) * sqrt_n / float(1 + nc);
+    const float score = q + c_puct * tree_.prior(node, e) * sqrt_n / float(1 + nc);
     if (best < 0 || score > best_score) {
       best_score = score;
       best = e;
@@ -312,4 +320,4 @@ SearchResult Search::run(Game& game, nn::Evaluator& evaluator, int visits, bool 
   return result();
 }
 
-}  // namespace xq::selfplay
+}  // namespace xq::search

@@ -1,8 +1,8 @@
-#include "app/uci/time_manager.h"
+#include "search/time_manager.h"
 
 #include <algorithm>
 
-namespace xq::app::uci {
+namespace xq::search {
 
 TimeBudget compute_time_budget(const GoParams& go, Color us, int64_t move_overhead_ms) {
   TimeBudget b;
@@ -26,4 +26,4 @@ TimeBudget compute_time_budget(const GoParams& go, Color us, int64_t move_overhe
   return b;
 }
 
-}  // namespace xq::app::uci
+}  // namespace xq::search
