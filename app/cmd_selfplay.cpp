@@ -88,9 +88,7 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
   if (config.selfplay().threads() == 0) config.mutable_selfplay()->set_threads(1);
   validate_config(config);
 
-  const int in_flight = config.selfplay().threads() * config.selfplay().games_per_thread() *
-                        config.search().leaves_per_batch();
-  training::RunFollower follower(run, config.evaluator(), in_flight,
+  training::RunFollower follower(run, config.evaluator(), selfplay::selfplay_callers(config),
                                  [&](const std::string& w) { err << "selfplay: warning: " << w << "\n"; });
   records::RecordWriter writer(run + "/games", "worker-" + id, config.selfplay().games_per_file());
   std::mutex writer_mutex;
@@ -189,7 +187,7 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
                                                                              : config.evaluator().weights())
                                      : config.evaluator().name();
   selfplay::DeviceNets nets;  // one evaluator per evaluator.devices entry (or device)
-  for (auto& e : nn::make_evaluators(config.evaluator(), config.network()))
+  for (auto& e : nn::make_evaluators(config.evaluator(), config.network(), selfplay::selfplay_callers(config)))
     nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), network_id});
   records::RecordWriter writer(args.get("out"), "selfplay", config.selfplay().games_per_file());
   selfplay::SelfplayRunner runner(options, [&](int thread) { return nets.for_thread(thread); },

@@ -59,6 +59,7 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   nn::BatchingEvaluator::Options bo;
   bo.max_batch = config.evaluator().max_batch();
   bo.deadline_us = config.evaluator().deadline_us();
+  bo.callers = selfplay::selfplay_callers(config).threads;  // as self-play's evaluators have it
   auto batching = std::make_shared<nn::BatchingEvaluator>(backend, bo);
 
   selfplay::SelfplayOptions options = selfplay::selfplay_options(config);

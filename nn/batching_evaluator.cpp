@@ -38,6 +38,7 @@ BatchingEvaluator::BatchingEvaluator(std::shared_ptr<Evaluator> inner, Options o
   if (options_.max_batch < 1) throw std::invalid_argument("BatchingEvaluator: max_batch must be at least 1");
   if (options_.deadline_us < 0) throw std::invalid_argument("BatchingEvaluator: deadline_us must be >= 0");
   if (options_.slots < 1) throw std::invalid_argument("BatchingEvaluator: slots must be at least 1");
+  if (options_.callers < 0) throw std::invalid_argument("BatchingEvaluator: callers must be >= 0");
   for (int i = 0; i < options_.slots; ++i) {
     auto slot = std::make_unique<Slot>();
     slot->inner = inner_->make_slot(options_.max_batch);
@@ -62,8 +63,9 @@ BatchingEvaluator::~BatchingEvaluator() {
 }
 
 std::string BatchingEvaluator::describe() const {
-  return "batching(max " + std::to_string(options_.max_batch) + ", " + std::to_string(options_.deadline_us) +
-         " us) <- " + inner_->describe();
+  return "batching(max " + std::to_string(options_.max_batch) + ", " + std::to_string(options_.deadline_us) + " us" +
+         (options_.callers > 0 ? ", " + std::to_string(options_.callers) + " callers" : std::string()) + ") <- " +
+         inner_->describe();
 }
 
 void BatchingEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) {
@@ -81,11 +83,16 @@ void BatchingEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResu
     if (stopping_) throw std::logic_error("BatchingEvaluator: evaluate() during destruction");
     queue_.push_back(&job);
     pending_ += job.n;
+    ++calls_;
   }
   queue_cv_.notify_one();
   {
     std::unique_lock<std::mutex> lock(job.m);
     job.cv.wait(lock, [&] { return job.done; });
+  }
+  {
+    std::lock_guard<std::mutex> lock(queue_mutex_);
+    --calls_;
   }
   // Each caller gets its own exception object: sharing one across threads is legal but racy
   // to reason about (and reported by ThreadSanitizer through libstdc++'s uninstrumented
@@ -112,9 +119,9 @@ void BatchingEvaluator::collector_loop() {
       std::unique_lock<std::mutex> lock(queue_mutex_);
       queue_cv_.wait(lock, [&] { return pending_ > 0 || stopping_; });
       if (pending_ == 0) break;  // stopping with nothing left
-      if (pending_ < max_batch && !stopping_) {
+      if (pending_ < max_batch && !stopping_ && !all_callers_wait()) {
         const auto until = queue_.front()->arrival + deadline;
-        queue_cv_.wait_until(lock, until, [&] { return pending_ >= max_batch || stopping_; });
+        queue_cv_.wait_until(lock, until, [&] { return pending_ >= max_batch || stopping_ || all_callers_wait(); });
       }
       while (!queue_.empty() && slot->requests.size() < max_batch) {
         Job* job = queue_.front();

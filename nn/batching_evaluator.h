@@ -4,7 +4,8 @@
 // internal threads serve one inner evaluator (one device):
 //   - the collector waits for requests, forms a batch of up to max_batch positions (taking
 //     whatever is queued once max_batch positions are waiting or deadline_us has passed since
-//     the oldest waiting request arrived), and calls inner->prepare() on a free slot (for the
+//     the oldest waiting request arrived, or at once when every caller there can be is
+//     waiting: Options::callers), and calls inner->prepare() on a free slot (for the
 //     torch backend: copying encodings and label indices into host buffers);
 //   - the runner (the one inference thread of the device) calls inner->run() on prepared
 //     slots in order and hands each answer to its caller.
@@ -38,6 +39,11 @@ class BatchingEvaluator final : public Evaluator {
     int max_batch = 256;    // positions per inner call, >= 1
     int deadline_us = 1000; // how long a partial batch waits to fill, >= 0
     int slots = 2;          // batch buffers in flight (2 = double buffering), >= 1
+    // The most threads that call evaluate() at once (0: not known). Once that many calls
+    // are waiting here, no request can come to fill a partial batch, so it goes at once
+    // instead of waiting out the deadline (a self-play thread submits all its games'
+    // leaves in one call and waits for them).
+    int callers = 0;
   };
 
   BatchingEvaluator(std::shared_ptr<Evaluator> inner, Options options);
@@ -55,6 +61,7 @@ class BatchingEvaluator final : public Evaluator {
   struct Slot;
   void collector_loop();
   void runner_loop();
+  bool all_callers_wait() const { return options_.callers > 0 && calls_ >= options_.callers; }  // queue_mutex_
 
   std::shared_ptr<Evaluator> inner_;
   Options options_;
@@ -64,6 +71,7 @@ class BatchingEvaluator final : public Evaluator {
   std::condition_variable queue_cv_;
   std::deque<Job*> queue_;
   size_t pending_ = 0;  // positions in queue_ not yet taken
+  int calls_ = 0;       // evaluate() calls waiting for their answers
   bool stopping_ = false;
 
   // Slots: free ones wait for the collector, prepared ones for the runner.

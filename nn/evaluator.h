@@ -108,6 +108,21 @@ struct EvalInput {
 EvalInput make_eval_input(const Position& pos, int repetition = 0, const Position* const* history = nullptr,
                           int n_history = 0);
 
+// What the callers of an evaluator can have waiting at once (0: not known), so that the
+// batching wrapper (nn/evaluator_factory.h) never waits out its deadline for requests that cannot come:
+//   max_in_flight  the most leaves all callers together can have waiting: no batch is larger
+//                  (one match game, a few analysis searches);
+//   threads        the most threads that call it at once: when all of them wait, a partial
+//                  batch goes at once (self-play threads, each submitting all its games'
+//                  leaves in one call).
+// An int converts to max_in_flight alone.
+struct Callers {
+  Callers(int leaves = 0, int calling_threads = 0) : max_in_flight(leaves), threads(calling_threads) {}  // NOLINT
+  int max_in_flight;
+  int threads;
+};
+
+
 // Equal priors and W = D = L = 1/3 (value 0). Counts its calls.
 class UniformEvaluator final : public Evaluator {
  public:

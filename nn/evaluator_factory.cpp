@@ -12,7 +12,7 @@
 namespace xq::nn {
 
 std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc,
-                                          int max_in_flight) {
+                                          Callers callers) {
   validate(ec);
   std::shared_ptr<Evaluator> e;
   if (ec.name() == "uniform") {
@@ -24,11 +24,13 @@ std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, con
       if (ec.weights().empty()) validate(nc);
       e = make_torch_backend(ec, nc);
     }
-    const int max_batch = max_in_flight > 0 ? std::min(ec.max_batch(), max_in_flight) : ec.max_batch();
+    const int max_batch =
+        callers.max_in_flight > 0 ? std::min(ec.max_batch(), callers.max_in_flight) : ec.max_batch();
     if (max_batch > 1) {
       BatchingEvaluator::Options o;
       o.max_batch = max_batch;
       o.deadline_us = ec.deadline_us();
+      o.callers = callers.threads;
       e = std::make_shared<BatchingEvaluator>(e, o);
     }
   }
@@ -42,7 +44,7 @@ bool is_uniform_weights(const std::string& weights) {
 }
 
 std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
-                                                  int max_in_flight) {
+                                                  Callers callers) {
   if (is_uniform_weights(weights)) {
     base.set_name("uniform");
     base.set_weights("");
@@ -51,17 +53,17 @@ std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xq
     base.set_name("torch");
     base.set_weights(weights);
   }
-  return make_evaluator(base, xqzero::NetworkConfig(), max_in_flight);
+  return make_evaluator(base, xqzero::NetworkConfig(), callers);
 }
 
 namespace {
 
-// `build` on each device of `ec`, with its share of the leaves in flight.
+// `build` on each device of `ec`, with its share of the callers.
 template <class Build>
-std::vector<std::shared_ptr<Evaluator>> per_device(const xqzero::EvaluatorConfig& ec, int max_in_flight, Build build) {
+std::vector<std::shared_ptr<Evaluator>> per_device(const xqzero::EvaluatorConfig& ec, Callers callers, Build build) {
   const std::vector<std::string> devices = evaluator_devices(ec);
   const int n = int(devices.size());
-  const int share = max_in_flight > 0 ? (max_in_flight + n - 1) / n : 0;
+  const Callers share((callers.max_in_flight + n - 1) / n, (callers.threads + n - 1) / n);
   std::vector<std::shared_ptr<Evaluator>> out;
   for (const std::string& device : devices) {
     xqzero::EvaluatorConfig one = ec;
@@ -75,14 +77,14 @@ std::vector<std::shared_ptr<Evaluator>> per_device(const xqzero::EvaluatorConfig
 }  // namespace
 
 std::vector<std::shared_ptr<Evaluator>> make_evaluators(const xqzero::EvaluatorConfig& ec,
-                                                        const xqzero::NetworkConfig& nc, int max_in_flight) {
-  return per_device(ec, max_in_flight,
-                    [&](const xqzero::EvaluatorConfig& one, int share) { return make_evaluator(one, nc, share); });
+                                                        const xqzero::NetworkConfig& nc, Callers callers) {
+  return per_device(ec, callers,
+                    [&](const xqzero::EvaluatorConfig& one, Callers share) { return make_evaluator(one, nc, share); });
 }
 
 std::vector<std::shared_ptr<Evaluator>> make_weights_evaluators(const std::string& weights,
-                                                                const xqzero::EvaluatorConfig& base, int max_in_flight) {
-  return per_device(base, max_in_flight, [&](const xqzero::EvaluatorConfig& one, int share) {
+                                                                const xqzero::EvaluatorConfig& base, Callers callers) {
+  return per_device(base, callers, [&](const xqzero::EvaluatorConfig& one, Callers share) {
     return make_weights_evaluator(weights, one, share);
   });
 }

@@ -10,9 +10,6 @@
 
 // A checkpoint (evaluator.weights) is read once and builds the net of its own architecture;
 // `network` is the architecture of fresh weights (no checkpoint), from evaluator.init_seed.
-// `max_in_flight` (> 0): the most leaves all callers together can have waiting at once; the
-// batch is never larger, so the batching wrapper never waits out its deadline for requests
-// that cannot come (one match game, a few analysis searches).
 #include <memory>
 #include <string>
 #include <vector>
@@ -25,7 +22,7 @@ namespace xq::nn {
 
 std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& evaluator,
                                           const xqzero::NetworkConfig& network = xqzero::NetworkConfig(),
-                                          int max_in_flight = 0);
+                                          Callers callers = Callers());
 
 // "uniform" (any case, "<uniform>", or empty): uniform priors, no network.
 bool is_uniform_weights(const std::string& weights);
@@ -35,16 +32,16 @@ bool is_uniform_weights(const std::string& weights);
 // of `base` (device, precision, batching, cache, threads) as given. Throws
 // (CheckpointError, FileError, std::invalid_argument) naming the file and the problem.
 std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
-                                                  int max_in_flight = 0);
+                                                  Callers callers = Callers());
 
 // One evaluator per device of evaluator_devices(), each as make_evaluator (or
-// make_weights_evaluator) builds it on that device; `max_in_flight` is the total over all
-// devices (each gets its even share, rounded up).
+// make_weights_evaluator) builds it on that device; `callers` are the totals over all devices
+// (each gets its even share, rounded up).
 std::vector<std::shared_ptr<Evaluator>> make_evaluators(const xqzero::EvaluatorConfig& evaluator,
                                                         const xqzero::NetworkConfig& network = xqzero::NetworkConfig(),
-                                                        int max_in_flight = 0);
+                                                        Callers callers = Callers());
 std::vector<std::shared_ptr<Evaluator>> make_weights_evaluators(const std::string& weights,
                                                                 const xqzero::EvaluatorConfig& base,
-                                                                int max_in_flight = 0);
+                                                                Callers callers = Callers());
 
 }  // namespace xq::nn

@@ -1,5 +1,7 @@
 #include "selfplay/selfplay_config.h"
 
+#include <algorithm>
+
 #include "proto/config_check.h"
 
 namespace xq::selfplay {
@@ -50,6 +52,11 @@ SelfplayOptions selfplay_options(const xqzero::Config& config) {
   o.tree_reuse = c.tree_reuse();
   o.seed = uint64_t(c.seed());
   return o;
+}
+
+nn::Callers selfplay_callers(const xqzero::Config& config) {
+  const int threads = std::max(1, config.selfplay().threads());
+  return nn::Callers(threads * config.selfplay().games_per_thread() * config.search().leaves_per_batch(), threads);
 }
 
 }  // namespace xq::selfplay

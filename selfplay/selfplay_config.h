@@ -2,6 +2,7 @@
 #pragma once
 
 #include "config.pb.h"
+#include "nn/evaluator.h"
 #include "search/search.h"
 #include "selfplay/selfplay.h"
 
@@ -14,5 +15,8 @@ void validate(const xqzero::SelfplayConfig& config);
 
 search::SearchParams search_params(const xqzero::SearchConfig& config);
 SelfplayOptions selfplay_options(const xqzero::Config& config);
+// What self-play asks of the evaluator of each net: every game's leaves in flight, from
+// selfplay.threads threads (each submitting all its games' leaves in one call).
+nn::Callers selfplay_callers(const xqzero::Config& config);
 
 }  // namespace xq::selfplay

@@ -5,11 +5,11 @@
 
 namespace xq::training {
 
-RunFollower::RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, int max_in_flight, Warn warn,
+RunFollower::RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, nn::Callers callers, Warn warn,
                          int recheck_ms)
     : run_dir_(std::move(run_dir)),
       evaluator_(std::move(evaluator)),
-      max_in_flight_(max_in_flight),
+      callers_(callers),
       warn_(std::move(warn)),
       recheck_(recheck_ms) {
   const std::string name = latest_name();
@@ -24,7 +24,7 @@ std::string RunFollower::latest_name() const { return read_latest(run_dir_ + "/l
 
 selfplay::DeviceNets RunFollower::load(const std::string& name) const {
   selfplay::DeviceNets nets;
-  for (auto& e : nn::make_weights_evaluators(run_dir_ + "/checkpoints/" + name, evaluator_, max_in_flight_))
+  for (auto& e : nn::make_weights_evaluators(run_dir_ + "/checkpoints/" + name, evaluator_, callers_))
     nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), name});
   return nets;
 }

@@ -21,7 +21,7 @@ class RunFollower {
   using Warn = std::function<void(const std::string&)>;
   // Loads the checkpoint `latest` names now; throws RunDirError (no `latest`, or it names no
   // checkpoint) or the checkpoint's load error, naming the file.
-  RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, int max_in_flight, Warn warn,
+  RunFollower(std::string run_dir, xqzero::EvaluatorConfig evaluator, nn::Callers callers, Warn warn,
               int recheck_ms = 2000);
 
   // The net to start a game with on self-play thread `thread` (thread-safe); with several
@@ -36,7 +36,7 @@ class RunFollower {
 
   std::string run_dir_;
   xqzero::EvaluatorConfig evaluator_;
-  int max_in_flight_;
+  nn::Callers callers_;
   Warn warn_;
   std::chrono::milliseconds recheck_;
   mutable std::mutex mutex_;

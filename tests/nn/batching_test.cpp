@@ -1,8 +1,10 @@
 // The batching wrapper over the deterministic test evaluator: answers reach the right callers,
-// batches form and stay within their bound, preparation overlaps running, errors propagate.
+// batches form and stay within their bound, preparation overlaps running, errors propagate,
+// a partial batch goes at once when every caller waits.
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <stdexcept>
@@ -173,6 +175,7 @@ TEST(BatchingEvaluator, RejectsBadOptionsAndEmptyCallsAreFine) {
   EXPECT_THROW(BatchingEvaluator(inner, {0, 1, 2}), std::invalid_argument);
   EXPECT_THROW(BatchingEvaluator(inner, {4, -1, 2}), std::invalid_argument);
   EXPECT_THROW(BatchingEvaluator(inner, {4, 1, 0}), std::invalid_argument);
+  EXPECT_THROW(BatchingEvaluator(inner, {4, 1, 2, -1}), std::invalid_argument);
   EXPECT_THROW(BatchingEvaluator(nullptr, {4, 1, 2}), std::invalid_argument);
   BatchingEvaluator b(inner, {4, 1, 1});
   b.evaluate(Span<const EvalRequest>(), Span<EvalResult>());
@@ -182,6 +185,44 @@ TEST(BatchingEvaluator, RejectsBadOptionsAndEmptyCallsAreFine) {
   b.evaluate(in.requests, results);  // a single slot works too
   EXPECT_EQ(inner->positions(), 3u);
   EXPECT_NE(b.describe().find("test"), std::string::npos);
+}
+
+// With Options::callers, a partial batch goes as soon as that many calls wait, instead of
+// waiting out the deadline for requests that cannot come; without it, it waits. The deadlines
+// are far from the margins: the first call would take 20 s if it waited.
+TEST(BatchingEvaluator, APartialBatchGoesAtOnceWhenEveryCallerWaits) {
+  using Clock = std::chrono::steady_clock;
+  const Inputs in(5, 11);
+  std::vector<EvalResult> results(in.requests.size());
+  {
+    BatchingEvaluator b(std::make_shared<TestEvaluator>(1), {64, 20 * 1000 * 1000, 2, 1});
+    const auto t0 = Clock::now();
+    b.evaluate(in.requests, results);
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t0).count(), 10.0);
+    EXPECT_EQ(b.batches(), 1u);
+    EXPECT_NE(b.describe().find("1 callers"), std::string::npos) << b.describe();
+  }
+  {
+    // Two callers: one alone waits out the deadline; when the second arrives, both go.
+    BatchingEvaluator b(std::make_shared<TestEvaluator>(1), {64, 300 * 1000, 2, 2});
+    const auto t0 = Clock::now();
+    b.evaluate(in.requests, results);
+    EXPECT_GE(std::chrono::duration<double>(Clock::now() - t0).count(), 0.29);
+    BatchingEvaluator c(std::make_shared<TestEvaluator>(1), {64, 20 * 1000 * 1000, 2, 2});
+    std::vector<EvalResult> other(results.size());
+    const auto t1 = Clock::now();
+    std::thread second([&] { c.evaluate(in.requests, other); });
+    c.evaluate(in.requests, results);
+    second.join();
+    EXPECT_LT(std::chrono::duration<double>(Clock::now() - t1).count(), 10.0);
+    for (size_t i = 0; i < results.size(); ++i) expect_same(results[i], other[i]);
+  }
+  {
+    BatchingEvaluator b(std::make_shared<TestEvaluator>(1), {64, 300 * 1000, 2, 0});
+    const auto t0 = Clock::now();
+    b.evaluate(in.requests, results);
+    EXPECT_GE(std::chrono::duration<double>(Clock::now() - t0).count(), 0.29);
+  }
 }
 
 }  // namespace

@@ -46,6 +46,8 @@ TEST(Factory, BatchesNoLargerThanWhatCanBeInFlight) {
   EXPECT_EQ(make_evaluator(ec, tiny(), 12)->describe(), "batching(max 12, 1000 us) <- test");
   EXPECT_EQ(make_evaluator(ec, tiny(), 100)->describe(), "batching(max 64, 1000 us) <- test");
   EXPECT_EQ(make_evaluator(ec, tiny(), 1)->describe(), "test") << "one leaf at a time needs no batching";
+  // Self-play's threads: a partial batch goes once all of them wait.
+  EXPECT_EQ(make_evaluator(ec, tiny(), Callers(128, 3))->describe(), "batching(max 64, 1000 us, 3 callers) <- test");
 }
 
 TEST(Factory, WeightsNameUniformOrACheckpointOfItsOwnArchitecture) {
@@ -124,11 +126,12 @@ TEST(Factory, OneEvaluatorPerDevice) {
   ec.set_name("torch");
   ec.set_precision("float32");
   ec.set_max_batch(8);
-  const auto nets = make_evaluators(ec, tiny(), 10);
+  const auto nets = make_evaluators(ec, tiny(), Callers(10, 3));
   ASSERT_EQ(nets.size(), 2u);
   EXPECT_NE(nets[0].get(), nets[1].get());
   for (const auto& e : nets) EXPECT_EQ(e->describe().find("cache("), 0u) << e->describe();
-  EXPECT_NE(nets[0]->describe().find("batching(max 5,"), std::string::npos) << "each gets half of 10 in flight";
+  EXPECT_NE(nets[0]->describe().find("batching(max 5, 1000 us, 2 callers)"), std::string::npos)
+      << "each gets half of 10 in flight and of 3 threads, rounded up: " << nets[0]->describe();
   // The two copies of the same fresh net answer alike.
   const Position start;
   const EvalInput in = make_eval_input(start, 0);
