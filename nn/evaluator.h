@@ -122,7 +122,6 @@ struct Callers {
   int threads;
 };
 
-
 // Equal priors and W = D = L = 1/3 (value 0). Counts its calls.
 class UniformEvaluator final : public Evaluator {
  public:

@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/move_parse.h"
@@ -66,10 +68,14 @@ ParallelSettings settings(int threads) {
   return s;
 }
 
-// Runs worker 0's rounds in this thread until every worker has finished.
+// Runs worker 0's rounds in this thread until every worker has finished (helpers included:
+// once worker 0 is done this thread waits for them, a minute at most).
 void run_to_end(ParallelSearch& ps) {
   ps.start_helpers();
-  for (int round = 0; round < 100000 && !ps.all_finished(); ++round) ps.main_round(false);
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::minutes(1);
+  while (!ps.all_finished() && std::chrono::steady_clock::now() < give_up)
+    if (!ps.main_round(false)) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  EXPECT_TRUE(ps.all_finished()) << "the helpers did not finish within a minute";
   ps.stop_helpers();
 }
 
