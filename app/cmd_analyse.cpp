@@ -48,7 +48,8 @@ int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::os
   defaults.search = selfplay::search_params(config.search());
 
   // The batch never waits for more leaves than the searches can have in flight.
-  const auto evaluator = nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
+  const auto evaluator =
+      nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
   err << "analyse: " << evaluator->describe() << ", " << options.threads << " searches at once\n" << std::flush;
   std::cin.tie(nullptr);  // output is flushed line by line under the engine's lock
   analyse::AnalysisEngine engine(evaluator, defaults, options, out);

@@ -9,8 +9,8 @@
 #include "app/distributed_args.h"
 #include "bench/mcts_bench.h"
 #include "bench/movegen_bench.h"
-#include "bench/train_bench.h"
 #include "bench/nn_bench.h"
+#include "bench/train_bench.h"
 
 namespace xq::app {
 

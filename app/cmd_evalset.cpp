@@ -38,7 +38,8 @@ int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::os
   options.threads = int(args.get_int("threads", 4, 1, 1024));
   options.leaves_per_round = config.search().leaves_per_batch();
   options.search = selfplay::search_params(config.search());
-  const auto evaluator = nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
+  const auto evaluator =
+      nn::make_weights_evaluator(model, config.evaluator(), options.threads * options.leaves_per_round);
   out << "net " << model << "\n" << analyse::format_report(analyse::score_evalset(set, *evaluator, options));
   return 0;
 }

@@ -8,8 +8,8 @@
 #include "app/args.h"
 #include "app/commands.h"
 #include "app/config_file.h"
-#include "selfplay/match.h"
 #include "records/record_writer.h"
+#include "selfplay/match.h"
 #include "training/player_factory.h"
 
 namespace xq::app {
@@ -63,8 +63,8 @@ void describe_player(const std::string& which, const Args& args, selfplay::Playe
   out << "\n";
 }
 
-std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Args& args,
-                                              const xqzero::Config& config, int concurrency, uint64_t seed) {
+std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Args& args, const xqzero::Config& config,
+                                              int concurrency, uint64_t seed) {
   const std::string spec = args.get(which);
   if (spec.empty()) throw UsageError("--" + which + " needs a player");
   if (!is_uci_spec(spec) && (args.has(which + "-options") || args.has(which + "-ranks-from-one")))
@@ -144,9 +144,27 @@ selfplay::MatchOptions match_options(const Args& args) {
 
 int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const Args args(argv,
-                  {"a", "b", "games", "openings", "nodes", "movetime", "concurrency", "out", "records", "config",
-                   "a-options", "b-options", "reply-margin-ms", "node-timeout-ms", "start-timeout-ms", "max-plies",
-                   "repetitions", "seed", "a-limit", "b-limit", "set"},
+                  {"a",
+                   "b",
+                   "games",
+                   "openings",
+                   "nodes",
+                   "movetime",
+                   "concurrency",
+                   "out",
+                   "records",
+                   "config",
+                   "a-options",
+                   "b-options",
+                   "reply-margin-ms",
+                   "node-timeout-ms",
+                   "start-timeout-ms",
+                   "max-plies",
+                   "repetitions",
+                   "seed",
+                   "a-limit",
+                   "b-limit",
+                   "set"},
                   {"a-ranks-from-one", "b-ranks-from-one", "engine-stderr", "quiet"});
   if (args.help()) {
     out << kMatchHelp;

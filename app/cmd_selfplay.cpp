@@ -46,8 +46,9 @@ extern "C" void on_stop_signal(int) { g_stop = true; }
 
 // A worker id as part of a file name: letters, digits, '.', '_' and '-', at most 64.
 std::string checked_worker_id(const std::string& id) {
-  if (id.empty() || id.size() > 64 ||
-      !std::all_of(id.begin(), id.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }))
+  if (id.empty() || id.size() > 64 || !std::all_of(id.begin(), id.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+      }))
     throw UsageError("--worker-id '" + clipped(id) + "' must be 1 to 64 letters, digits, '.', '_' or '-'");
   return id;
 }
@@ -67,7 +68,8 @@ std::string default_worker_id() {
 // in progress are lost, finished ones written) or after --games.
 int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
   if (args.has("out") || args.has("model") || args.has("evaluator"))
-    throw UsageError("--follow takes the run directory's games/ and checkpoints; --out, --model and --evaluator do not apply");
+    throw UsageError(
+        "--follow takes the run directory's games/ and checkpoints; --out, --model and --evaluator do not apply");
   const std::string run = args.get("follow");
   if (run.empty()) throw UsageError("--follow needs a run directory");
   const std::string config_path = run + "/config.textproto";
@@ -92,11 +94,12 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
                                  [&](const std::string& w) { err << "selfplay: warning: " << w << "\n"; });
   records::RecordWriter writer(run + "/games", "worker-" + id, config.selfplay().games_per_file());
   std::mutex writer_mutex;
-  selfplay::SelfplayRunner runner(selfplay::selfplay_options(config), [&](int thread) { return follower.current(thread); },
-                                  [&](xqzero::GameRecord&& g) {
-                                    std::lock_guard<std::mutex> lock(writer_mutex);
-                                    writer.add(std::move(g));
-                                  });
+  selfplay::SelfplayRunner runner(
+      selfplay::selfplay_options(config), [&](int thread) { return follower.current(thread); },
+      [&](xqzero::GameRecord&& g) {
+        std::lock_guard<std::mutex> lock(writer_mutex);
+        writer.add(std::move(g));
+      });
   out << "selfplay: worker " << id << " following " << run << " from " << follower.checkpoint() << "\n" << std::flush;
   g_stop = false;
   std::signal(SIGINT, on_stop_signal);
@@ -153,9 +156,9 @@ constexpr const char* kSelfplayHelp =
 }  // namespace
 
 int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv,
-                  {"config", "model", "evaluator", "games", "out", "threads", "seed", "visits", "follow", "worker-id", "set"},
-                  {"quiet"});
+  const Args args(
+      argv, {"config", "model", "evaluator", "games", "out", "threads", "seed", "visits", "follow", "worker-id", "set"},
+      {"quiet"});
   if (args.help()) {
     out << kSelfplayHelp;
     return 0;
@@ -182,16 +185,18 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
   validate_config(config);
 
   const selfplay::SelfplayOptions options = selfplay::selfplay_options(config);
-  const std::string network_id = config.evaluator().name() == "torch"
-                                     ? (config.evaluator().weights().empty() ? "init:" + nn::short_name(config.network())
-                                                                             : config.evaluator().weights())
-                                     : config.evaluator().name();
+  const std::string network_id =
+      config.evaluator().name() == "torch"
+          ? (config.evaluator().weights().empty() ? "init:" + nn::short_name(config.network())
+                                                  : config.evaluator().weights())
+          : config.evaluator().name();
   selfplay::DeviceNets nets;  // one evaluator per evaluator.devices entry (or device)
   for (auto& e : nn::make_evaluators(config.evaluator(), config.network(), selfplay::selfplay_callers(config)))
     nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), network_id});
   records::RecordWriter writer(args.get("out"), "selfplay", config.selfplay().games_per_file());
-  selfplay::SelfplayRunner runner(options, [&](int thread) { return nets.for_thread(thread); },
-                                  [&](xqzero::GameRecord&& g) { writer.add(std::move(g)); });
+  selfplay::SelfplayRunner runner(
+      options, [&](int thread) { return nets.for_thread(thread); },
+      [&](xqzero::GameRecord&& g) { writer.add(std::move(g)); });
 
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };

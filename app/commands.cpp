@@ -29,8 +29,8 @@ void print_help(std::ostream& out) {
   out << "xqzero: AlphaZero-style self-play training for Xiangqi\n\n"
          "usage: xqzero <command> [options]   (xqzero <command> --help for its options)\n\n"
          "commands:\n";
-  for (const Command& c : commands()) out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ')
-                                          << c.summary << "\n";
+  for (const Command& c : commands())
+    out << "  " << c.name << std::string(10 - std::string(c.name).size(), ' ') << c.summary << "\n";
   out << "  help      this list\n";
 }
 

@@ -78,7 +78,8 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   // The raw figure is measured right after, on the same machine state, as the better of two
   // runs (a busy machine only ever makes the raw figure lower, and the ratio higher).
   const double raw_seconds = std::max(1.0, seconds / 4);
-  const double raw = std::max(raw_throughput(*backend, batch, raw_seconds), raw_throughput(*backend, batch, raw_seconds));
+  const double raw =
+      std::max(raw_throughput(*backend, batch, raw_seconds), raw_throughput(*backend, batch, raw_seconds));
 
   char line[256];
   out << "net " << nn::short_name(config.network()) << ", " << backend->describe() << "\n";

@@ -19,7 +19,8 @@ struct Case {
 
 const Case kCases[] = {
     {"start", Position::kStartFen, {0, 44, 1920, 79666, 3290240, 133312995}},
-    {"middlegame", "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
+    {"middlegame",
+     "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w",
      {0, 38, 1128, 43929, 1339047, 53112976}},
     {"cannons", "1C2ka3/9/C1Nab1n2/p3p3p/6p2/9/P3P3P/3AB4/3p2c2/c1BAK4 w", {0, 30, 830, 22787, 649866, 17920736}},
 };

@@ -1,5 +1,7 @@
 #include "bench/nn_bench.h"
 
+#include <time.h>
+#include <unistd.h>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -12,8 +14,6 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
-#include <time.h>
-#include <unistd.h>
 
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"

@@ -16,10 +16,10 @@ struct NnBenchOptions {
   std::string precision = "auto";
   std::optional<bool> fold_batchnorm;  // the backend's form (nn::InferenceForm); unset: its choice
   std::optional<bool> channels_last;
-  int threads = 0;                // torch intra-op threads (0 = torch's default)
-  int max_batch = 1024;           // largest raw batch size measured (powers of two from 1)
-  double seconds = 1.0;           // time per measurement
-  int deadline_us = 1000;         // batching wrapper deadline
+  int threads = 0;         // torch intra-op threads (0 = torch's default)
+  int max_batch = 1024;    // largest raw batch size measured (powers of two from 1)
+  double seconds = 1.0;    // time per measurement
+  int deadline_us = 1000;  // batching wrapper deadline
   std::vector<int> submitters = {1, 2, 4, 8};
 };
 
@@ -48,6 +48,5 @@ struct NnCheckOptions {
 // and W/D/L and the top-1 move agreement rates, checked against the stated tolerance of the
 // precision (nn/output_check.h). Returns true when every row is within tolerance.
 bool run_nn_check(std::ostream& out, const NnCheckOptions& options);
-
 
 }  // namespace xq::bench

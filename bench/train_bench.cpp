@@ -61,10 +61,11 @@ void run_distributed_train_bench(std::ostream& out, const xqzero::Config& config
   });
   trainer.average_buffers();  // BatchNorm statistics, each rank's own until now
   char line[200];
-  out << "net " << nn::short_name(config.network()) << " on " << trainer.device_name() << ", batch "
-      << tc.batch_size() << " over " << d.world_size << " ranks (this is rank " << d.rank << "), " << tc.optimizer()
-      << ", window " << window.window_size() << " positions\n";
-  std::snprintf(line, sizeof line, "%-40s %10.0f\n", "trainer samples/s, all ranks", double(steps) * tc.batch_size() / elapsed);
+  out << "net " << nn::short_name(config.network()) << " on " << trainer.device_name() << ", batch " << tc.batch_size()
+      << " over " << d.world_size << " ranks (this is rank " << d.rank << "), " << tc.optimizer() << ", window "
+      << window.window_size() << " positions\n";
+  std::snprintf(line, sizeof line, "%-40s %10.0f\n", "trainer samples/s, all ranks",
+                double(steps) * tc.batch_size() / elapsed);
   out << line;
   std::snprintf(line, sizeof line, "%-40s %10x\n", "weights checksum (equal on every rank)",
                 unsigned(trainer.weights_checksum() & 0xffffffffu));
@@ -84,8 +85,7 @@ void run_train_bench(std::ostream& out, const xqzero::Config& config, double sec
   sp.threads = 1;
   nn::UniformEvaluator uniform;
   training::ReplayWindow window(1, 1 << 20, 1.0);
-  selfplay::SelfplayRunner runner(sp, uniform,
-                                  [&](xqzero::GameRecord&& g) { window.add(training::positions_of(g)); });
+  selfplay::SelfplayRunner runner(sp, uniform, [&](xqzero::GameRecord&& g) { window.add(training::positions_of(g)); });
   while (window.total_added() < 4 * int64_t(batch_size)) runner.run(uint64_t(sp.games_per_thread));
   if (distributed.enabled()) return run_distributed_train_bench(out, config, seconds, window, distributed);
 

@@ -17,8 +17,7 @@ namespace {
 // With kFlying the enemy king counts as an attacker along an open file (the target is a
 // king, so the facing-kings rule applies); without it, only the pieces that could capture.
 template <bool kFlying, typename PieceAt>
-inline bool attacked_impl(Square k, Color by, const uint16_t* rank_occ, const uint16_t* file_occ,
-                               PieceAt piece_at) {
+inline bool attacked_impl(Square k, Color by, const uint16_t* rank_occ, const uint16_t* file_occ, PieceAt piece_at) {
   const Tables& T = tables();
   const int f = file_of(k), r = rank_of(k);
   const Piece chariot = make_piece(by, CHARIOT), cannon = make_piece(by, CANNON);
@@ -82,12 +81,15 @@ int Position::attackers(Square s, Color by, Square* out) const {
     for (int i = 0; i < 2; ++i) {
       if (firsts[i] < 0) continue;
       const Piece p = board_[to_square(firsts[i])];
-      if (p == make_piece(by, CHARIOT) || (is_file && target_is_king && p == make_piece(by, KING))) out[n++] = to_square(firsts[i]);
+      if (p == make_piece(by, CHARIOT) || (is_file && target_is_king && p == make_piece(by, KING)))
+        out[n++] = to_square(firsts[i]);
       if (seconds[i] >= 0 && board_[to_square(seconds[i])] == make_piece(by, CANNON)) out[n++] = to_square(seconds[i]);
     }
   };
-  line(T.rank_view[f][rank_occ_[r]], [r](int i) { return r * 9 + i; }, false);
-  line(T.file_view[r][file_occ_[f]], [f](int i) { return i * 9 + f; }, true);
+  line(
+      T.rank_view[f][rank_occ_[r]], [r](int i) { return r * 9 + i; }, false);
+  line(
+      T.file_view[r][file_occ_[f]], [f](int i) { return i * 9 + f; }, true);
   for (const BlockedStep& st : T.horse_attackers[s])
     if (board_[st.to] == make_piece(by, HORSE) && board_[st.block] == NO_PIECE) out[n++] = st.to;
   for (uint8_t t : T.pawn_attackers[by][s])
@@ -152,8 +154,7 @@ void Position::attack_counts(Color by, uint8_t counts[SQUARE_NB]) const {
           if (k >= 0 && board_[k * 9 + f] == make_piece(~by, KING)) ++counts[k * 9 + f];
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
 }

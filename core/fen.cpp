@@ -47,8 +47,7 @@ std::string impossible_square(Piece p, Square s) {
       if (rr < 3) return "behind its starting rank";
       if (rr < 5 && f % 2 == 1) return "on a file it cannot reach before crossing the river";
       break;
-    default:
-      break;
+    default: break;
   }
   return "";
 }
@@ -69,8 +68,7 @@ Position Position::from_fen(const std::string& fen) {
   for (size_t i = 0; i <= board.size(); ++i) {
     const char c = i < board.size() ? board[i] : '/';
     if (c == '/') {
-      if (file != 9)
-        fail(fen, "rank " + std::to_string(rank) + " has width " + std::to_string(file) + ", expected 9");
+      if (file != 9) fail(fen, "rank " + std::to_string(rank) + " has width " + std::to_string(file) + ", expected 9");
       if (i == board.size()) break;
       if (--rank < 0) fail(fen, "more than 10 ranks");
       file = 0;
@@ -114,7 +112,8 @@ Position Position::from_fen(const std::string& fen) {
   else
     fail(fen, "bad side to move '" + clipped(side) + "' (expected 'w' or 'b')");
   for (size_t i = 2; i < fields.size() && i < 4; ++i)
-    if (fields[i] != "-") fail(fen, "field " + std::to_string(i + 1) + " must be '-', got '" + clipped(fields[i]) + "'");
+    if (fields[i] != "-")
+      fail(fen, "field " + std::to_string(i + 1) + " must be '-', got '" + clipped(fields[i]) + "'");
   int halfmove = 0, fullmove = 1;
   if (fields.size() > 4 && !parse_count(fields[4], halfmove))
     fail(fen, "bad halfmove clock '" + clipped(fields[4]) + "'");

@@ -14,8 +14,8 @@ namespace {
 
 constexpr const char* kResultNames[] = {"*", "1-0", "0-1", "1/2-1/2"};
 constexpr const char* kTerminationNames[] = {
-    "ongoing",         "checkmate",     "stalemate", "perpetual check", "perpetual chase", "repetition draw",
-    "natural limit",   "dead draw",     "length cap", "resignation",    "adjudication",
+    "ongoing",       "checkmate", "stalemate",  "perpetual check", "perpetual chase", "repetition draw",
+    "natural limit", "dead draw", "length cap", "resignation",     "adjudication",
 };
 constexpr int kTerminationCount = int(sizeof(kTerminationNames) / sizeof(kTerminationNames[0]));
 static_assert(kTerminationCount == TERMINATION_NB, "a name for every Termination");
@@ -25,9 +25,7 @@ constexpr int kReservedPlies = 512;
 
 const char* to_string(Result r) { return kResultNames[int(r) & 3]; }
 
-const char* to_string(Termination t) {
-  return int(t) < kTerminationCount ? kTerminationNames[int(t)] : "unknown";
-}
+const char* to_string(Termination t) { return int(t) < kTerminationCount ? kTerminationNames[int(t)] : "unknown"; }
 
 bool parse_result(const std::string& text, Result& out) {
   for (int i = 0; i < 4; ++i)

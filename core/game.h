@@ -81,7 +81,7 @@ class Game {
   const Position& position() const { return pos_; }
   const Position& start_position() const { return start_; }
   Color side_to_move() const { return pos_.side_to_move(); }
-  int ply() const { return int(moves_.size()); }  // moves played in this game
+  int ply() const { return int(moves_.size()); }   // moves played in this game
   Move move_at(int i) const { return moves_[i]; }  // 0 <= i < ply()
   const std::vector<Move>& moves() const { return moves_; }
   Move last_move() const { return moves_.empty() ? Move() : moves_.back(); }

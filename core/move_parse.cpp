@@ -50,11 +50,13 @@ std::string geometry_reason(const Position& pos, Square from, Square to) {
       return cannot + " (one diagonal step inside the palace)";
     case ELEPHANT:
       for (const BlockedStep& st : T.elephant_steps[from])
-        if (st.to == to) return pos.empty(st.block) ? "" : "the elephant's eye on " + square_name(st.block) + " is blocked";
+        if (st.to == to)
+          return pos.empty(st.block) ? "" : "the elephant's eye on " + square_name(st.block) + " is blocked";
       return cannot + " (two diagonal steps, never across the river)";
     case HORSE:
       for (const BlockedStep& st : T.horse_steps[from])
-        if (st.to == to) return pos.empty(st.block) ? "" : "the horse's leg on " + square_name(st.block) + " is blocked";
+        if (st.to == to)
+          return pos.empty(st.block) ? "" : "the horse's leg on " + square_name(st.block) + " is blocked";
       return cannot + " (one orthogonal then one diagonal step)";
     case PAWN:
       for (uint8_t t : T.pawn_steps[c][from])
@@ -69,15 +71,13 @@ std::string geometry_reason(const Position& pos, Square from, Square to) {
       int between = 0;
       for (Square s = from + df + 9 * dr; s != to; s += df + 9 * dr) between += !pos.empty(s);
       const bool capture = !pos.empty(to);
-      if (type_of(p) == CHARIOT)
-        return between == 0 ? "" : cannot + " (the way is blocked)";
+      if (type_of(p) == CHARIOT) return between == 0 ? "" : cannot + " (the way is blocked)";
       if (!capture) return between == 0 ? "" : cannot + " (the way is blocked; a cannon jumps only to capture)";
       if (between == 1) return "";
       return cannot + (between == 0 ? " (a cannon captures only over exactly one screen)"
                                     : " (more than one piece between; a cannon jumps exactly one)");
     }
-    default:
-      return cannot;
+    default: return cannot;
   }
 }
 
@@ -93,8 +93,7 @@ std::string illegal_reason(const Position& pos, Move m) {
     return "the piece on " + square_name(from) + " is " + color_name(color_of(p)) + "'s, but " + color_name(us) +
            " is to move";
   if (!pos.empty(to) && color_of(pos.piece_on(to)) == us)
-    return "it captures its own " + std::string(piece_type_name(type_of(pos.piece_on(to)))) + " on " +
-           square_name(to);
+    return "it captures its own " + std::string(piece_type_name(type_of(pos.piece_on(to)))) + " on " + square_name(to);
   const std::string geometry = geometry_reason(pos, from, to);
   if (!geometry.empty()) return geometry;
   if (pos.leaves_king_attacked(m)) {

@@ -63,8 +63,7 @@ int generate_pseudo_legal(const Position& pos, Move* const start) {
           if (t >= 0 && enemy(pos.piece_on(t * 9 + f), us)) *out++ = Move(s, t * 9 + f);
         break;
       }
-      default:
-        break;
+      default: break;
     }
   }
   return int(out - start);
@@ -86,8 +85,8 @@ struct Exposure {
 //    (or b1 capturing b2) leaves a single screen;
 //  - an enemy cannon at b1 gets a screen from any piece landing between (and may itself be
 //    one of the two screens of a cannon at b3).
-inline void scan_line(const Position& pos, Color us, Square b1, Square b2, Square b3, bool file,
-                      SquareMask between, Exposure& e) {
+inline void scan_line(const Position& pos, Color us, Square b1, Square b2, Square b3, bool file, SquareMask between,
+                      Exposure& e) {
   if (b1 == NO_SQUARE) return;
   const Piece p1 = pos.piece_on(b1);
   const Piece them_cannon = make_piece(~us, CANNON);
@@ -95,7 +94,8 @@ inline void scan_line(const Position& pos, Color us, Square b1, Square b2, Squar
   if (b2 == NO_SQUARE) return;
   const Piece p2 = pos.piece_on(b2);
   const bool b1_ours = color_of(p1) == us;
-  if (b1_ours && (p2 == make_piece(~us, CHARIOT) || (file && p2 == make_piece(~us, KING)))) e.test_from |= square_bit(b1);
+  if (b1_ours && (p2 == make_piece(~us, CHARIOT) || (file && p2 == make_piece(~us, KING))))
+    e.test_from |= square_bit(b1);
   if (b3 != NO_SQUARE && pos.piece_on(b3) == them_cannon) {
     if (b1_ours) e.test_from |= square_bit(b1);
     if (color_of(p2) == us) e.test_from |= square_bit(b2);

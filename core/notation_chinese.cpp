@@ -22,10 +22,9 @@ struct Word {
   PieceType piece;
 };
 constexpr Word kPieceWords[] = {
-    {"帅", KING},     {"将", KING},     {"帥", KING},   {"將", KING},     {"仕", ADVISOR},
-    {"士", ADVISOR},  {"相", ELEPHANT}, {"象", ELEPHANT}, {"马", HORSE},  {"馬", HORSE},
-    {"傌", HORSE},    {"车", CHARIOT},  {"車", CHARIOT}, {"俥", CHARIOT},  {"炮", CANNON},
-    {"砲", CANNON},   {"包", CANNON},   {"兵", PAWN},   {"卒", PAWN},
+    {"帅", KING},     {"将", KING},   {"帥", KING},   {"將", KING},  {"仕", ADVISOR}, {"士", ADVISOR}, {"相", ELEPHANT},
+    {"象", ELEPHANT}, {"马", HORSE},  {"馬", HORSE},  {"傌", HORSE}, {"车", CHARIOT}, {"車", CHARIOT}, {"俥", CHARIOT},
+    {"炮", CANNON},   {"砲", CANNON}, {"包", CANNON}, {"兵", PAWN},  {"卒", PAWN},
 };
 
 PieceType piece_word(const std::string& ch) {
@@ -43,10 +42,14 @@ int number_word(const std::string& ch) {
 
 // 前 中 后 (and 後); false for anything else.
 bool position_word(const std::string& ch, Pick& pick) {
-  if (ch == "前") pick = Pick::FRONT;
-  else if (ch == "中") pick = Pick::MIDDLE;
-  else if (ch == "后" || ch == "後") pick = Pick::REAR;
-  else return false;
+  if (ch == "前")
+    pick = Pick::FRONT;
+  else if (ch == "中")
+    pick = Pick::MIDDLE;
+  else if (ch == "后" || ch == "後")
+    pick = Pick::REAR;
+  else
+    return false;
   return true;
 }
 
@@ -65,8 +68,11 @@ std::string number_for(Color c, int n) { return c == RED ? kNumerals[n] : std::s
 bool split_utf8(const std::string& text, std::vector<std::string>& out) {
   for (size_t i = 0; i < text.size();) {
     const unsigned char b = static_cast<unsigned char>(text[i]);
-    const size_t len = b < 0x80 ? 1 : (b >= 0xC2 && b <= 0xDF) ? 2 : (b >= 0xE0 && b <= 0xEF) ? 3
-                                                                    : (b >= 0xF0 && b <= 0xF4) ? 4 : 0;
+    const size_t len = b < 0x80                   ? 1
+                       : (b >= 0xC2 && b <= 0xDF) ? 2
+                       : (b >= 0xE0 && b <= 0xEF) ? 3
+                       : (b >= 0xF0 && b <= 0xF4) ? 4
+                                                  : 0;
     if (len == 0 || i + len > text.size()) return false;
     for (size_t k = 1; k < len; ++k)
       if ((static_cast<unsigned char>(text[i + k]) & 0xC0) != 0x80) return false;
@@ -102,7 +108,9 @@ std::string move_to_chinese(const Position& pos, Move m) {
 }
 
 Move parse_chinese(const Position& pos, const std::string& text) {
-  auto bad = [&](const std::string& why) { return MoveError("malformed Chinese move '" + clipped(text) + "': " + why); };
+  auto bad = [&](const std::string& why) {
+    return MoveError("malformed Chinese move '" + clipped(text) + "': " + why);
+  };
   std::vector<std::string> c;
   c.reserve(8);
   if (!split_utf8(text, c)) throw bad("not valid UTF-8");

@@ -69,8 +69,7 @@ Move resolve(const Position& pos, const MoveQuery& q, const std::string& text, c
     ++matches;
   }
   const std::string quoted = std::string(notation) + " move '" + clipped(text) + "'";
-  if (matches == 0)
-    throw MoveError("no legal " + std::string(color_name(pos.side_to_move())) + " move fits " + quoted);
+  if (matches == 0) throw MoveError("no legal " + std::string(color_name(pos.side_to_move())) + " move fits " + quoted);
   if (matches > 1)
     throw MoveError("ambiguous " + quoted + ": it fits " + std::to_string(matches) + " legal moves, such as " +
                     move_to_iccs(found[0]) + " and " + move_to_iccs(found[1]));
@@ -85,13 +84,18 @@ constexpr const char* kLetters = " KAEHRCP";
 
 PieceType wxf_piece(char c) {
   switch (c) {
-    case 'K': case 'G': return KING;
+    case 'K':
+    case 'G': return KING;
     case 'A': return ADVISOR;
-    case 'E': case 'B': case 'M': return ELEPHANT;
-    case 'H': case 'N': return HORSE;
+    case 'E':
+    case 'B':
+    case 'M': return ELEPHANT;
+    case 'H':
+    case 'N': return HORSE;
     case 'R': return CHARIOT;
     case 'C': return CANNON;
-    case 'P': case 'S': return PAWN;
+    case 'P':
+    case 'S': return PAWN;
     default: return NO_PIECE_TYPE;
   }
 }
@@ -115,11 +119,16 @@ std::string move_to_wxf(const Position& pos, Move m) {
   } else if (n <= 3) {
     s = i == 0 ? std::string{'P', '+'} : i == n - 1 ? std::string{'P', '-'} : std::string{'P', file};
   } else {  // four or five pawns on one file
-    if (i == 0) s = "++";
-    else if (i == 1) s = "P+";
-    else if (i == n - 1) s = "--";
-    else if (i == n - 2) s = "P-";
-    else s = {'P', file};
+    if (i == 0)
+      s = "++";
+    else if (i == 1)
+      s = "P+";
+    else if (i == n - 1)
+      s = "--";
+    else if (i == n - 2)
+      s = "P-";
+    else
+      s = {'P', file};
   }
   s += d.direction > 0 ? '+' : d.direction < 0 ? '-' : '.';
   s += char('0' + d.target);
@@ -170,14 +179,14 @@ Move parse_wxf(const Position& pos, const std::string& text) {
   switch (s[2]) {
     case '+': q.direction = 1; break;
     case '-': q.direction = -1; break;
-    case '.': case '=': q.direction = 0; break;
+    case '.':
+    case '=': q.direction = 0; break;
     default: throw bad(std::string("direction '") + s[2] + "' is not + - . or =");
   }
   if (!is_digit19(s[3])) throw bad(std::string("'") + s[3] + "' is not a digit 1..9");
   q.target = s[3] - '0';
   const bool diagonal = q.type == ADVISOR || q.type == ELEPHANT || q.type == HORSE;
-  if (diagonal && q.direction == 0)
-    throw bad(std::string("a ") + piece_type_name(q.type) + " cannot move sideways");
+  if (diagonal && q.direction == 0) throw bad(std::string("a ") + piece_type_name(q.type) + " cannot move sideways");
   return notation_detail::resolve(pos, q, text, "WXF");
 }
 

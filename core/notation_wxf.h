@@ -48,22 +48,22 @@ namespace notation_detail {
 
 // Which of the pieces of one kind standing on one file a notation names.
 enum class Pick : uint8_t {
-  FILE,         // the piece on `file` (any of them, or for 3+ pawns and middle_on_file the middle)
-  FRONT,        // front-most of two or more (前)
-  REAR,         // rear-most of two or more (后)
-  MIDDLE,       // the middle one of an odd number >= 3 (中)
-  ORDINAL,      // the ordinal-th from the front, 1-based (一 二 三 ...)
-  WXF_PLUS,     // WXF '+': front of 2-3, second of 4-5
-  WXF_MINUS,    // WXF '-': rear of 2-3, second rearmost of 4-5
-  WXF_PLUS2,    // WXF '++': front-most of 4-5
-  WXF_MINUS2,   // WXF '--': rear-most of 4-5
+  FILE,        // the piece on `file` (any of them, or for 3+ pawns and middle_on_file the middle)
+  FRONT,       // front-most of two or more (前)
+  REAR,        // rear-most of two or more (后)
+  MIDDLE,      // the middle one of an odd number >= 3 (中)
+  ORDINAL,     // the ordinal-th from the front, 1-based (一 二 三 ...)
+  WXF_PLUS,    // WXF '+': front of 2-3, second of 4-5
+  WXF_MINUS,   // WXF '-': rear of 2-3, second rearmost of 4-5
+  WXF_PLUS2,   // WXF '++': front-most of 4-5
+  WXF_MINUS2,  // WXF '--': rear-most of 4-5
 };
 
 struct MoveQuery {
   PieceType type = NO_PIECE_TYPE;
   Pick pick = Pick::FILE;
-  int file = 0;               // required from-file (1..9), 0 = any
-  int ordinal = 0;            // for ORDINAL
+  int file = 0;                 // required from-file (1..9), 0 = any
+  int ordinal = 0;              // for ORDINAL
   bool middle_on_file = false;  // FILE on a file with 3+ pawns means the middle one (WXF)
   int direction = 0;
   int target = 0;

@@ -18,8 +18,7 @@ struct UndoInfo {
 
 class Position {
  public:
-  static constexpr const char* kStartFen =
-      "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+  static constexpr const char* kStartFen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
   Position();  // the start position
   struct EmptyBoard {};

@@ -49,7 +49,7 @@ SquareSet chase_targets(const Position& before, Move m) {
     for (int j = 0; j < k; ++j) {
       const Square a = att[j];
       const PieceType by = type_of(after.piece_on(a));
-      if (by == KING || by == PAWN) continue;  // kings and pawns chasing count as idle
+      if (by == KING || by == PAWN) continue;                // kings and pawns chasing count as idle
       if (after.leaves_king_attacked(Move(a, s))) continue;  // pinned: not a real threat
       // A piece that did not move counts only when its attack is new (discovered).
       if (a != m.to() && attacks(before, a, s, us)) continue;

@@ -46,11 +46,11 @@ using SquareSet = unsigned __int128;
 SquareSet chase_targets(const Position& before, Move m);
 
 struct CycleVerdict {
-  bool perpetual_check[2] = {false, false};  // by colour: every move of that side gave check
-  bool chases[2] = {false, false};           // by colour: forbidden by chase (see above)
+  bool perpetual_check[2] = {false, false};   // by colour: every move of that side gave check
+  bool chases[2] = {false, false};            // by colour: forbidden by chase (see above)
   Square chased[2] = {NO_SQUARE, NO_SQUARE};  // the chased piece, on its square in the cycle's first position
-  int loser = -1;                            // RED, BLACK, or -1 for a draw
-  bool by_check = false;                     // the loser was decided by perpetual check
+  int loser = -1;                             // RED, BLACK, or -1 for a draw
+  bool by_check = false;                      // the loser was decided by perpetual check
 };
 
 // Judges the cycle of `n` moves starting from `start` (which must be a real cycle: no

@@ -42,8 +42,7 @@ Tables* build() {
     static const int diag[4][2] = {{1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
     for (auto& d : orth) {
       int nf = f + d[0], nr = r + d[1];
-      if (on_board(nf, nr) && same_palace(s, make_square(nf, nr)))
-        t->king_steps[s].push(uint8_t(make_square(nf, nr)));
+      if (on_board(nf, nr) && same_palace(s, make_square(nf, nr))) t->king_steps[s].push(uint8_t(make_square(nf, nr)));
     }
     for (auto& d : diag) {
       int nf = f + d[0], nr = r + d[1];
@@ -61,8 +60,7 @@ Tables* build() {
       for (int side = -1; side <= 1; side += 2) {
         int tf = lf + d[0] + (d[0] == 0 ? side : 0);
         int tr = lr + d[1] + (d[1] == 0 ? side : 0);
-        if (on_board(tf, tr))
-          t->horse_steps[s].push({uint8_t(make_square(lf, lr)), uint8_t(make_square(tf, tr))});
+        if (on_board(tf, tr)) t->horse_steps[s].push({uint8_t(make_square(lf, lr)), uint8_t(make_square(tf, tr))});
       }
     }
     // Horses attacking s: a horse at h reaches s through its leg, which is s's diagonal

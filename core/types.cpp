@@ -30,8 +30,7 @@ Piece piece_from_char(char c) {
 }
 
 const char* piece_type_name(PieceType t) {
-  static const char* names[] = {"none",    "king",    "advisor", "elephant",
-                                "horse",   "chariot", "cannon",  "pawn"};
+  static const char* names[] = {"none", "king", "advisor", "elephant", "horse", "chariot", "cannon", "pawn"};
   return names[t & 7];
 }
 

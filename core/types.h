@@ -40,14 +40,10 @@ constexpr Square NO_SQUARE = -1;
 constexpr int file_of(Square s) { return s % 9; }
 constexpr int rank_of(Square s) { return s / 9; }
 constexpr Square make_square(int file, int rank) { return rank * 9 + file; }
-constexpr bool on_board(int file, int rank) {
-  return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB;
-}
+constexpr bool on_board(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
 // The rank as seen from colour c's own side (0 = c's back rank).
 constexpr int relative_rank(Color c, Square s) { return c == RED ? rank_of(s) : 9 - rank_of(s); }
-constexpr bool in_palace(Color c, Square s) {
-  return file_of(s) >= 3 && file_of(s) <= 5 && relative_rank(c, s) <= 2;
-}
+constexpr bool in_palace(Color c, Square s) { return file_of(s) >= 3 && file_of(s) <= 5 && relative_rank(c, s) <= 2; }
 // True when s is on colour c's own side of the river.
 constexpr bool own_half(Color c, Square s) { return relative_rank(c, s) <= 4; }
 
@@ -75,8 +71,8 @@ class Move {
 constexpr int MAX_MOVES = 256;
 
 // Names used in messages and notations.
-char piece_to_char(Piece p);           // 'K', 'a', ... ; '.' for empty
-Piece piece_from_char(char c);         // NO_PIECE when c is not a piece letter
+char piece_to_char(Piece p);               // 'K', 'a', ... ; '.' for empty
+Piece piece_from_char(char c);             // NO_PIECE when c is not a piece letter
 const char* piece_type_name(PieceType t);  // "king", "advisor", ...
 const char* color_name(Color c);           // "red", "black"
 std::string square_name(Square s);         // "e0"

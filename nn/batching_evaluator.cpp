@@ -16,7 +16,7 @@ struct BatchingEvaluator::Job {
   Clock::time_point arrival;
   size_t next = 0;       // first position not yet taken (queue_mutex_)
   size_t remaining = 0;  // positions not yet answered (runner thread only after submission)
-  std::string error;  // first failure's message (runner thread; read by the caller after done)
+  std::string error;     // first failure's message (runner thread; read by the caller after done)
   bool failed = false;
   std::mutex m;
   std::condition_variable cv;

@@ -36,9 +36,9 @@ namespace xq::nn {
 class BatchingEvaluator final : public Evaluator {
  public:
   struct Options {
-    int max_batch = 256;    // positions per inner call, >= 1
-    int deadline_us = 1000; // how long a partial batch waits to fill, >= 0
-    int slots = 2;          // batch buffers in flight (2 = double buffering), >= 1
+    int max_batch = 256;     // positions per inner call, >= 1
+    int deadline_us = 1000;  // how long a partial batch waits to fill, >= 0
+    int slots = 2;           // batch buffers in flight (2 = double buffering), >= 1
     // The most threads that call evaluate() at once (0: not known). Once that many calls
     // are waiting here, no request can come to fill a partial batch, so it goes at once
     // instead of waiting out the deadline (a self-play thread submits all its games'

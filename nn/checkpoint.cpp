@@ -73,9 +73,9 @@ void save_checkpoint(const std::string& path, Network& net, int64_t step, const 
   xqzero::CheckpointMeta meta;
   *meta.mutable_network() = net->config();
   meta.set_step(step);
-  meta.set_created_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count());
+  meta.set_created_unix_ms(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
   meta.set_num_labels(kNumLabels);
   meta.set_input_planes(input_planes(plane_layout(net->config())));
   meta.set_note(note);

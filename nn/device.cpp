@@ -23,8 +23,7 @@ DeviceSpec resolve_device(const std::string& text) {
     spec.cuda = cuda_device_count() > 0;
     return spec;
   }
-  if (text.rfind("cuda", 0) != 0)
-    throw std::invalid_argument(bad + "expected cpu, cuda, cuda:N or auto");
+  if (text.rfind("cuda", 0) != 0) throw std::invalid_argument(bad + "expected cpu, cuda, cuda:N or auto");
   if (text.size() > 4) {
     if (text[4] != ':' || text.size() == 5 || text.size() > 8 ||
         text.find_first_not_of("0123456789", 5) != std::string::npos)
@@ -33,8 +32,7 @@ DeviceSpec resolve_device(const std::string& text) {
   }
   const int n = cuda_device_count();
   if (n == 0) throw std::invalid_argument(bad + "this build or machine has no CUDA device");
-  if (spec.index >= n)
-    throw std::invalid_argument(bad + "only " + std::to_string(n) + " CUDA device(s)");
+  if (spec.index >= n) throw std::invalid_argument(bad + "only " + std::to_string(n) + " CUDA device(s)");
   spec.cuda = true;
   return spec;
 }

@@ -8,7 +8,7 @@ namespace xq::nn {
 
 struct DeviceSpec {
   bool cuda = false;
-  int index = 0;  // CUDA device ordinal
+  int index = 0;             // CUDA device ordinal
   std::string name() const;  // "cpu" or "cuda:N"
 };
 

@@ -40,8 +40,7 @@ uint64_t mix(uint64_t h, uint64_t v) {
 uint64_t eval_key(const Position& pos, int repetition, const uint64_t* history_keys, int n_history) {
   uint64_t h = pos.key();
   h = mix(h, uint64_t(std::clamp(repetition, 0, kMaxRepetition)) |
-                 (uint64_t(std::clamp(pos.halfmove_clock(), 0, kMaxHalfmove)) << 8) |
-                 (uint64_t(n_history) << 16));
+                 (uint64_t(std::clamp(pos.halfmove_clock(), 0, kMaxHalfmove)) << 8) | (uint64_t(n_history) << 16));
   for (int i = 0; i < n_history; ++i) h = mix(h, history_keys[i]);
   return h;
 }

@@ -20,11 +20,11 @@
 
 namespace xq::nn {
 
-constexpr int kOwnCodeBase = 0;   // own piece code = type (1..7)
-constexpr int kOppCodeBase = 7;   // opponent piece code = 7 + type (8..14)
+constexpr int kOwnCodeBase = 0;  // own piece code = type (1..7)
+constexpr int kOppCodeBase = 7;  // opponent piece code = 7 + type (8..14)
 constexpr int kNumSquareCodes = 15;
-constexpr int kMaxRepetition = 2;    // repetition counts above this are clamped
-constexpr int kMaxHalfmove = 255;    // halfmove clocks above this are clamped
+constexpr int kMaxRepetition = 2;  // repetition counts above this are clamped
+constexpr int kMaxHalfmove = 255;  // halfmove clocks above this are clamped
 
 struct Encoding {
   uint8_t squares[SQUARE_NB];  // square codes in the perspective's view
@@ -37,9 +37,7 @@ struct Encoding {
 static_assert(sizeof(Encoding) == 92, "Encoding must stay compact and padding-free");
 
 // The square `s` as colour `c` sees it (an involution: flips ranks for Black).
-constexpr Square view_square(Color c, Square s) {
-  return c == RED ? s : make_square(file_of(s), 9 - rank_of(s));
-}
+constexpr Square view_square(Color c, Square s) { return c == RED ? s : make_square(file_of(s), 9 - rank_of(s)); }
 // Left-right mirror, files a <-> i.
 constexpr Square mirror_square(Square s) { return make_square(8 - file_of(s), rank_of(s)); }
 
@@ -47,9 +45,7 @@ constexpr Square mirror_square(Square s) { return make_square(8 - file_of(s), ra
 // position, as the caller's game history knows them) is clamped to 0..kMaxRepetition.
 Encoding encode(const Position& pos, Color perspective, int repetition = 0);
 // The usual case: from the side to move's view.
-inline Encoding encode(const Position& pos, int repetition = 0) {
-  return encode(pos, pos.side_to_move(), repetition);
-}
+inline Encoding encode(const Position& pos, int repetition = 0) { return encode(pos, pos.side_to_move(), repetition); }
 
 // The left-right mirror image (files a <-> i) of an encoding; scalars unchanged.
 Encoding mirror(const Encoding& e);
@@ -57,7 +53,6 @@ Encoding mirror(const Encoding& e);
 // The key a cache uses for a position's evaluation: the Zobrist key combined with everything
 // else the encoding carries (repetition count, halfmove clock) and the history keys (most
 // recent first, `n_history` of them; pass what the network's history setting uses).
-uint64_t eval_key(const Position& pos, int repetition, const uint64_t* history_keys = nullptr,
-                  int n_history = 0);
+uint64_t eval_key(const Position& pos, int repetition, const uint64_t* history_keys = nullptr, int n_history = 0);
 
 }  // namespace xq::nn

@@ -107,8 +107,8 @@ CachingEvaluator::CachingEvaluator(std::shared_ptr<Evaluator> inner, size_t entr
 }
 
 std::string CachingEvaluator::describe() const {
-  return "cache(" + std::to_string(cache_.capacity()) + " entries, " +
-         std::to_string(cache_.memory_bytes() >> 20) + " MiB) <- " + inner_->describe();
+  return "cache(" + std::to_string(cache_.capacity()) + " entries, " + std::to_string(cache_.memory_bytes() >> 20) +
+         " MiB) <- " + inner_->describe();
 }
 
 void CachingEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) {

@@ -51,7 +51,7 @@ class EvalCache {
   void clear();
 
   size_t capacity() const { return buckets_ * ways_; }  // never more than `entries`
-  size_t size() const;                                 // occupied entries (takes the locks)
+  size_t size() const;                                  // occupied entries (takes the locks)
   size_t memory_bytes() const { return capacity() * kBytesPerEntry; }
   uint64_t hits() const { return hits_.load(); }
   uint64_t misses() const { return misses_.load(); }

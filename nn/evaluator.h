@@ -51,7 +51,7 @@ class Span {
 };
 
 struct EvalRequest {
-  Encoding encoding;                // current position, side to move's view
+  Encoding encoding;                  // current position, side to move's view
   const Encoding* history = nullptr;  // n_history earlier positions, most recent first, same view
   int n_history = 0;
   const uint16_t* labels = nullptr;  // legal move labels
@@ -60,7 +60,7 @@ struct EvalRequest {
 };
 
 struct EvalResult {
-  std::vector<float> priors;  // resized to n_labels; priors[i] belongs to labels[i]
+  std::vector<float> priors;   // resized to n_labels; priors[i] belongs to labels[i]
   std::array<float, 3> wdl{};  // win, draw, loss for the side to move; sums to 1
   float value() const { return wdl[0] - wdl[2]; }
 };

@@ -24,8 +24,7 @@ std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, con
       if (ec.weights().empty()) validate(nc);
       e = make_torch_backend(ec, nc);
     }
-    const int max_batch =
-        callers.max_in_flight > 0 ? std::min(ec.max_batch(), callers.max_in_flight) : ec.max_batch();
+    const int max_batch = callers.max_in_flight > 0 ? std::min(ec.max_batch(), callers.max_in_flight) : ec.max_batch();
     if (max_batch > 1) {
       BatchingEvaluator::Options o;
       o.max_batch = max_batch;

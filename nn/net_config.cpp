@@ -10,7 +10,6 @@
 
 namespace xq::nn {
 
-
 namespace {
 
 std::string field_text(const google::protobuf::Message& m, const google::protobuf::FieldDescriptor* f) {
@@ -51,8 +50,7 @@ std::vector<std::string> evaluator_devices(const xqzero::EvaluatorConfig& ec) {
   std::vector<std::string> out;
   for (std::string part : split_fields(ec.devices(), ',')) {
     part.erase(std::remove_if(part.begin(), part.end(), [](char c) { return c == ' ' || c == '\t'; }), part.end());
-    if (part.empty())
-      throw std::invalid_argument("evaluator.devices '" + ec.devices() + "' has an empty entry");
+    if (part.empty()) throw std::invalid_argument("evaluator.devices '" + ec.devices() + "' has an empty entry");
     out.push_back(part);
   }
   if (out.size() > 64) throw std::invalid_argument("evaluator.devices lists more than 64 devices");

@@ -16,9 +16,7 @@ using torch::nn::Linear;
 
 namespace {
 
-Conv2d conv(int in, int out, int k, bool bias) {
-  return Conv2d(Conv2dOptions(in, out, k).padding(k / 2).bias(bias));
-}
+Conv2d conv(int in, int out, int k, bool bias) { return Conv2d(Conv2dOptions(in, out, k).padding(k / 2).bias(bias)); }
 
 }  // namespace
 

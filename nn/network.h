@@ -68,7 +68,6 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
   torch::nn::Linear material_fc_{nullptr};
-
 };
 TORCH_MODULE(Network);
 

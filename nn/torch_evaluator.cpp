@@ -99,7 +99,8 @@ std::unique_ptr<BatchSlot> TorchEvaluator::make_slot(int max_batch) {
   auto slot = std::make_unique<TorchSlot>();
   slot->capacity = std::max(1, max_batch);
   auto host = torch::TensorOptions().device(torch::kCPU).pinned_memory(device_.is_cuda());
-  slot->compact = torch::empty({slot->capacity, compact_width(plane_layout(net_->config()))}, host.dtype(torch::kUInt8));
+  slot->compact =
+      torch::empty({slot->capacity, compact_width(plane_layout(net_->config()))}, host.dtype(torch::kUInt8));
   slot->index = torch::empty({int64_t(slot->capacity) * MAX_MOVES}, host.dtype(torch::kLong));
   slot->counts = torch::empty({slot->capacity}, host.dtype(torch::kLong));
   slot->n_labels.resize(size_t(slot->capacity));

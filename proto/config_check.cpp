@@ -59,7 +59,8 @@ void check_fields(const google::protobuf::Message& m, const std::string& prefix)
       }
     }
     if (o.HasExtension(xqzero::choices)) {
-      if (f->cpp_type() != FD::CPPTYPE_STRING) throw std::logic_error(name + ": choices on a field that is not a string");
+      if (f->cpp_type() != FD::CPPTYPE_STRING)
+        throw std::logic_error(name + ": choices on a field that is not a string");
       check_choice(name, r->GetString(m, f), split_choices(o.GetExtension(xqzero::choices)));
     }
   }

@@ -88,7 +88,8 @@ bool GzipFileReader::next_member() {
   while (z_.avail_in < 2 && refill()) {
   }
   const bool magic = z_.avail_in >= 2 && z_.next_in[0] == 0x1f && z_.next_in[1] == 0x8b;
-  if (members_ == 0 && !magic) fail(file_.path(), z_.avail_in == 0 ? "not a gzip file (it is empty)" : "not a gzip file");
+  if (members_ == 0 && !magic)
+    fail(file_.path(), z_.avail_in == 0 ? "not a gzip file (it is empty)" : "not a gzip file");
   if (z_.avail_in == 0) return false;
   if (!magic)
     fail(file_.path(), "junk after gzip member " + std::to_string(members_) + " at byte offset " +

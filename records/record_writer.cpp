@@ -35,7 +35,8 @@ RecordWriter::RecordWriter(std::string dir, std::string prefix, int games_per_fi
   for (const std::string& f : list_record_files(dir_)) {
     const std::string name = fs::path(f).filename().string();
     if (name.rfind(prefix_ + "-", 0) != 0) continue;
-    const std::string digits = name.substr(prefix_.size() + 1, name.size() - prefix_.size() - 1 - std::string(kSuffix).size());
+    const std::string digits =
+        name.substr(prefix_.size() + 1, name.size() - prefix_.size() - 1 - std::string(kSuffix).size());
     if (digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos) continue;
     next_sequence_ = std::max(next_sequence_, std::stoi(digits) + 1);
   }

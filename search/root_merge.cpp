@@ -56,9 +56,8 @@ Move merged_best(const std::vector<RootStat>& stats, Move own_choice) {
     m.proven_plies = s.proven_plies;
     merged.push_back(m);
   }
-  const bool all_proven = !merged.empty() && std::all_of(merged.begin(), merged.end(), [](const RootMove& m) {
-    return m.proven != Proven::NONE;
-  });
+  const bool all_proven = !merged.empty() && std::all_of(merged.begin(), merged.end(),
+                                                         [](const RootMove& m) { return m.proven != Proven::NONE; });
   if (const int p = proven_choice(merged, all_proven); p >= 0) return merged[size_t(p)].move;
   if (!own_choice.is_none() && !stats.empty()) return own_choice;
   if (const int v = most_visited(merged); v >= 0) return merged[size_t(v)].move;

@@ -63,7 +63,8 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   if (params_.immediate_wins) {
     const Move win = find_immediate_win(game.position());
     const auto it = std::find(root_moves_.begin(), root_moves_.end(), win);
-    if (!win.is_none() && root_allowed_[size_t(it - root_moves_.begin())]) root_win_edge_ = int(it - root_moves_.begin());
+    if (!win.is_none() && root_allowed_[size_t(it - root_moves_.begin())])
+      root_win_edge_ = int(it - root_moves_.begin());
   }
   {
     // A root reached by tree reuse may be a leaf proven by the immediate-win check (never
@@ -251,7 +252,8 @@ int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
   // shorter win may hide there); where it loses, the longest defence not final yet.
   if (tree_.node(n).proven != Proven::NONE) return select_in_proof(n, is_root, kids);
   if (is_root && root_win_edge_ >= 0 && kids[root_win_edge_] == kNoNode) return root_win_edge_;
-  if (params_.algorithm == RootAlgorithm::GUMBEL) return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
+  if (params_.algorithm == RootAlgorithm::GUMBEL)
+    return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
   return select_puct(n, is_root, kids, false);
 }
 

@@ -30,10 +30,9 @@
 // become exact as visits allow (Search::proof_final). With immediate_wins, a new leaf whose side to move can leave the
 // opponent without a legal move is proven won for that side at once (no network call; the
 // node stays unexpanded), and a root with such a move visits it first: at a few dozen
-// visits a candidate move that allows a mate in one is seen to lose on its first visit. The final choice is the shortest proven win (the longest proven
-// loss when every move loses); a root whose proof is not final is searched on in the same
-// way until the budget is spent, so that a shorter win (or a longer defence) is found when
-// there is one.
+// visits a candidate move that allows a mate in one is seen to lose on its first visit. The final choice is the
+// shortest proven win (the longest proven loss when every move loses); a root whose proof is not final is searched on
+// in the same way until the budget is spent, so that a shorter win (or a longer defence) is found when there is one.
 //
 // Implementation: search.cpp (rounds, tree reuse, PUCT), search_solver.cpp (proofs),
 // search_gumbel.cpp (the Gumbel root), search_result.cpp (what a search reports).
@@ -55,17 +54,17 @@ enum class RootAlgorithm { PUCT, GUMBEL };
 
 struct SearchParams {
   RootAlgorithm algorithm = RootAlgorithm::PUCT;
-  float c_puct_init = 1.25f;      // AlphaZero's c_init
-  float c_puct_base = 19652.0f;   // AlphaZero's c_base
-  float fpu_reduction = 0.25f;    // unvisited child: parent value - reduction * sqrt(visited prior mass)
+  float c_puct_init = 1.25f;     // AlphaZero's c_init
+  float c_puct_base = 19652.0f;  // AlphaZero's c_base
+  float fpu_reduction = 0.25f;   // unvisited child: parent value - reduction * sqrt(visited prior mass)
   float fpu_reduction_root = 0.0f;
-  float dirichlet_alpha = 0.3f;   // root noise (PUCT, when asked for)
+  float dirichlet_alpha = 0.3f;  // root noise (PUCT, when asked for)
   float dirichlet_fraction = 0.25f;
-  int gumbel_m = 16;              // root candidates (Gumbel)
+  int gumbel_m = 16;  // root candidates (Gumbel)
   float gumbel_c_visit = 50.0f;
   float gumbel_c_scale = 1.0f;
-  int max_collisions = 8;         // per gather(), before giving up on more leaves
-  bool immediate_wins = true;     // one-ply win check at new leaves and at the root
+  int max_collisions = 8;      // per gather(), before giving up on more leaves
+  bool immediate_wins = true;  // one-ply win check at new leaves and at the root
 };
 
 // One root move's statistics.
@@ -73,11 +72,11 @@ struct RootMove {
   Move move;
   float prior = 0;
   uint32_t visits = 0;
-  float q = 0;       // mean (win - loss) for the side to move at the root
-  float draw = 0;    // mean draw probability
+  float q = 0;                   // mean (win - loss) for the side to move at the root
+  float draw = 0;                // mean draw probability
   Proven proven = Proven::NONE;  // proven outcome for the side to move at the root
   int proven_plies = 0;          // with proven: plies from the root to the proven end
-  float target = 0;  // training target weight (visits share, or the Gumbel improved policy)
+  float target = 0;              // training target weight (visits share, or the Gumbel improved policy)
 };
 
 // The root-move choice, shared by Search::result and the UCI engine's merge of several trees.
@@ -194,28 +193,28 @@ class Search {
   SearchParams params_;
   Tree tree_;
   std::mt19937_64 rng_;
-  int budget_ = 0;                // new root visits
-  uint32_t start_visits_ = 0;     // root visits at start_move() (kept from tree reuse)
+  int budget_ = 0;             // new root visits
+  uint32_t start_visits_ = 0;  // root visits at start_move() (kept from tree reuse)
   bool exploration_ = false;
   bool root_noise_applied_ = false;
-  std::vector<Move> root_moves_;  // the root's legal moves in edge order (set by start_move)
+  std::vector<Move> root_moves_;   // the root's legal moves in edge order (set by start_move)
   Position root_position_;         // the root position (set by start_move)
-  std::vector<Move> root_filter_;    // set_root_filter()
-  bool synced_ = false;              // sync_to(): the game the tree belongs to
+  std::vector<Move> root_filter_;  // set_root_filter()
+  bool synced_ = false;            // sync_to(): the game the tree belongs to
   std::string synced_fen_;
   std::vector<Move> synced_moves_;
   std::vector<uint8_t> root_allowed_;  // per root edge: may be searched (set by start_move)
-  int root_win_edge_ = -1;        // a root move that wins at once (immediate_wins), else -1
+  int root_win_edge_ = -1;             // a root move that wins at once (immediate_wins), else -1
   std::vector<Pending> pending_;
   int n_pending_ = 0;
   std::vector<NodeId> path_;
   uint64_t evaluations_ = 0, collisions_ = 0;
   SearchDepth depth_;  // of this search (since start_move)
   // Gumbel root state.
-  std::vector<float> gumbel_;            // per root edge
-  std::vector<uint32_t> base_visits_;    // per root edge: its visits when the halving began
-  std::vector<int> candidates_;          // root edge indices still in the halving
-  uint32_t phase_target_ = 0;            // new visits each candidate should reach in this phase
+  std::vector<float> gumbel_;          // per root edge
+  std::vector<uint32_t> base_visits_;  // per root edge: its visits when the halving began
+  std::vector<int> candidates_;        // root edge indices still in the halving
+  uint32_t phase_target_ = 0;          // new visits each candidate should reach in this phase
   int phases_left_ = 0;
   bool gumbel_ready_ = false;
 };

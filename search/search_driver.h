@@ -30,7 +30,7 @@ int search_round(Search& search, Game& game, nn::Evaluator& evaluator, int max_l
 
 struct DriveLimits {
   std::optional<std::chrono::steady_clock::time_point> deadline;  // checked after each round
-  const std::atomic<bool>* stop = nullptr;  // checked before each round
+  const std::atomic<bool>* stop = nullptr;                        // checked before each round
   // Called after each round; returning false ends the search.
   std::function<bool()> after_round;
 };

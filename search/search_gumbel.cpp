@@ -144,7 +144,8 @@ int Search::select_gumbel_root(const NodeId* kids) {
       const std::vector<float> cq = completed_q(root, kids, &max_n);
       const Node& r = tree_.node(root);
       auto score = [&](int e) {
-        return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+        return gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) +
+               sigma(cq[size_t(e)], uint32_t(max_n));
       };
       std::stable_sort(candidates_.begin(), candidates_.end(), [&](int a, int b) { return score(a) > score(b); });
       candidates_.resize((candidates_.size() + 1) / 2);

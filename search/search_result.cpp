@@ -46,7 +46,8 @@ int most_visited(const std::vector<RootMove>& moves, const std::vector<uint8_t>&
       continue;
     }
     const RootMove& b = moves[size_t(best)];
-    if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior)))) best = int(e);
+    if (a.visits > b.visits || (a.visits == b.visits && (a.q > b.q || (a.q == b.q && a.prior > b.prior))))
+      best = int(e);
   }
   return best;
 }
@@ -93,7 +94,8 @@ SearchResult Search::result() const {
       const std::vector<float> cq = completed_q(root, kids, &max_n);
       float best_score = -std::numeric_limits<float>::infinity();
       for (int e : candidates_) {
-        const float s = gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
+        const float s =
+            gumbel_[size_t(e)] + std::log(std::max(tree_.prior(r, e), 1e-6f)) + sigma(cq[size_t(e)], uint32_t(max_n));
         if (s > best_score) {
           best_score = s;
           best = e;

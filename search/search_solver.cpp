@@ -73,8 +73,14 @@ void Search::backup(const std::vector<NodeId>& path, float value, float draw, bo
         const Node& ch = tree_.node(c);
         switch (ch.proven) {
           case Proven::NONE: unknown = true; break;
-          case Proven::WIN: best = 1; win_plies = std::min(win_plies, int(ch.proven_plies)); break;
-          case Proven::DRAW: best = std::max(best, 0); draw_plies = std::min(draw_plies, int(ch.proven_plies)); break;
+          case Proven::WIN:
+            best = 1;
+            win_plies = std::min(win_plies, int(ch.proven_plies));
+            break;
+          case Proven::DRAW:
+            best = std::max(best, 0);
+            draw_plies = std::min(draw_plies, int(ch.proven_plies));
+            break;
           case Proven::LOSS: loss_plies = std::max(loss_plies, int(ch.proven_plies)); break;
         }
       }

@@ -35,9 +35,9 @@ constexpr NodeId kNoNode = 0;  // id 0 is never a node (the pools keep a sentine
 enum class Proven : int8_t { LOSS = -1, DRAW = 0, WIN = 1, NONE = 2 };
 
 struct Node {
-  uint32_t first_prior = 0;   // index of edge 0's prior in the prior pool
-  NodeId first_child = 0;     // the most recently created child; kNoNode when none
-  NodeId next_sibling = 0;    // the next child of this node's parent; kNoNode at the end
+  uint32_t first_prior = 0;  // index of edge 0's prior in the prior pool
+  NodeId first_child = 0;    // the most recently created child; kNoNode when none
+  NodeId next_sibling = 0;   // the next child of this node's parent; kNoNode at the end
   uint16_t num_edges = 0;
   uint16_t move = 0;          // Move::raw() of the move into this node (0 at the first root)
   uint16_t proven_plies = 0;  // with proven: plies to the proven end of the game (0: terminal)
@@ -45,12 +45,12 @@ struct Node {
   uint8_t expanded = 0;       // priors exist (or the node is terminal)
   uint8_t pending = 0;        // waiting for an evaluation
   Proven proven = Proven::NONE;
-  uint8_t terminal = 0;       // the game is over at this node; proven holds its outcome
+  uint8_t terminal = 0;  // the game is over at this node; proven holds its outcome
   uint32_t visits = 0;
-  uint32_t in_flight = 0;     // simulations through this node awaiting their evaluation
-  float q = 0;                // mean of (win - loss) for the mover into the node
-  float d = 0;                // mean draw probability
-  float net_value = 0;        // the network's (win - loss) for the side to move at the node
+  uint32_t in_flight = 0;  // simulations through this node awaiting their evaluation
+  float q = 0;             // mean of (win - loss) for the mover into the node
+  float d = 0;             // mean draw probability
+  float net_value = 0;     // the network's (win - loss) for the side to move at the node
 };
 static_assert(sizeof(Node) <= 44, "a node must stay within 44 bytes");
 static_assert(MAX_MOVES <= 256, "Node::edge holds an edge index in 8 bits");

@@ -24,7 +24,7 @@ struct EloEstimate {
   double elo = 0;      // may be +-infinity
   double lower = 0;    // 95% interval bounds (may be infinite)
   double upper = 0;
-  double margin = 0;   // (upper - lower) / 2; infinite when either bound is
+  double margin = 0;  // (upper - lower) / 2; infinite when either bound is
   int64_t games() const { return wins + draws + losses; }
 };
 

@@ -1,9 +1,9 @@
 #include "selfplay/match.h"
 
 #include <atomic>
-#include <exception>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -212,13 +212,18 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
 
   for (const GameOutcome& g : r.games) {
     const int p = g.a_points();
-    if (p == 2) ++r.a_wins;
-    else if (p == 1) ++r.draws;
-    else ++r.a_losses;
+    if (p == 2)
+      ++r.a_wins;
+    else if (p == 1)
+      ++r.draws;
+    else
+      ++r.a_losses;
     if (g.termination == "forfeit") {
       const bool red_forfeited = g.result == Result::BLACK_WIN;
-      if (red_forfeited == g.a_is_red) ++r.forfeits_a;
-      else ++r.forfeits_b;
+      if (red_forfeited == g.a_is_red)
+        ++r.forfeits_a;
+      else
+        ++r.forfeits_b;
     }
   }
   r.a_name = a.name();
@@ -233,8 +238,7 @@ std::string MatchResult::summary() const {
   std::string s = a_name + " vs " + b_name + ": games " + std::to_string(e.games()) + " wins " +
                   std::to_string(a_wins) + " draws " + std::to_string(draws) + " losses " + std::to_string(a_losses) +
                   " score " + score + " elo " + format_elo(e) + " (95%)";
-  if (forfeits_a || forfeits_b)
-    s += " forfeits " + std::to_string(forfeits_a) + "/" + std::to_string(forfeits_b);
+  if (forfeits_a || forfeits_b) s += " forfeits " + std::to_string(forfeits_a) + "/" + std::to_string(forfeits_b);
   return s;
 }
 
@@ -286,9 +290,9 @@ xqzero::GameRecord to_game_record(const GameOutcome& g) {
   // (the text record keeps the reason).
   rec.set_termination(g.termination == "forfeit" ? to_string(Termination::RESIGNATION) : g.termination);
   rec.set_network(g.red + " vs " + g.black);
-  rec.set_finished_unix_ms(std::chrono::duration_cast<std::chrono::milliseconds>(
-                               std::chrono::system_clock::now().time_since_epoch())
-                               .count());
+  rec.set_finished_unix_ms(
+      std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count());
   rec.set_seed(uint64_t(g.index));
   return rec;
 }

@@ -63,15 +63,15 @@ struct MatchOptions {
 };
 
 struct GameOutcome {
-  int64_t index = 0;     // 0-based game number
-  int opening = 0;       // index into the openings (0 with none)
+  int64_t index = 0;  // 0-based game number
+  int opening = 0;    // index into the openings (0 with none)
   bool a_is_red = true;
   std::string red, black;  // player names
   std::string start_fen;   // the opening's FEN (before its moves)
   int opening_plies = 0;   // the first moves were the opening's
   std::vector<Move> moves;
-  std::vector<std::string> wxf;   // each move in WXF, same length as moves
-  std::vector<PlayerMove> info;   // per move the player's statistics (after the opening)
+  std::vector<std::string> wxf;  // each move in WXF, same length as moves
+  std::vector<PlayerMove> info;  // per move the player's statistics (after the opening)
   Result result = Result::ONGOING;
   std::string termination;  // core's termination name ("checkmate", ...) or "forfeit"
   std::string reason;       // for a forfeit: who and why, e.g. "black (uci:x): illegal move a0a9"

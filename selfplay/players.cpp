@@ -27,8 +27,8 @@ std::string bad_limit(const std::string& item, const std::string& text) {
 }
 
 // The value of one "key=value" limit: an integer in 1..hi, else an error naming the limit.
-int64_t limit_value(const std::string& item, const std::string& text, const std::string& key,
-                    const std::string& value, int64_t hi) {
+int64_t limit_value(const std::string& item, const std::string& text, const std::string& key, const std::string& value,
+                    int64_t hi) {
   const bool digits = !value.empty() && value.size() <= 18 &&
                       std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
   const long long n = digits ? std::stoll(value) : 0;

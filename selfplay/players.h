@@ -54,7 +54,7 @@ struct PlayerMove {
   std::string text;     // the move as the player wrote it (external engines), for messages
   // Optional statistics for the record (MCTS and UCI players that report them).
   bool has_value = false;
-  float value = 0;      // (win - loss) for the mover
+  float value = 0;  // (win - loss) for the mover
   uint32_t visits = 0;
 };
 
@@ -150,7 +150,7 @@ struct UciEngineOptions {
   // The engine numbers ranks 1..10 (some Xiangqi GUIs' convention) instead of ICCS 0..9;
   // moves are converted both ways. Forces 1..10 whatever the detection finds.
   bool ranks_from_one = false;
-  bool detect_variant = true;  // select UCI_Variant xiangqi when offered (see above)
+  bool detect_variant = true;        // select UCI_Variant xiangqi when offered (see above)
   int64_t start_timeout_ms = 10000;  // uciok / readyok
   int64_t reply_margin_ms = 2000;    // bestmove within movetime + this
   int64_t node_timeout_ms = 60000;   // bestmove within this when searching by nodes

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
-#include <memory>
 #include <cmath>
+#include <memory>
 #include <random>
 #include <thread>
 #include <vector>
@@ -32,7 +32,8 @@ Move choose_move(const search::SearchResult& r, float temperature, std::mt19937_
   if (temperature <= 0 || r.proven == search::Proven::WIN || r.moves.empty()) return r.best;
   std::vector<double> w;
   w.reserve(r.moves.size());
-  for (const search::RootMove& m : r.moves) w.push_back(m.target > 0 ? std::pow(double(m.target), 1.0 / temperature) : 0.0);
+  for (const search::RootMove& m : r.moves)
+    w.push_back(m.target > 0 ? std::pow(double(m.target), 1.0 / temperature) : 0.0);
   double total = 0;
   for (double x : w) total += x;
   if (!(total > 0) || !std::isfinite(total)) return r.best;

@@ -7,9 +7,9 @@
 // (`fast_visits`, not a target, root noise only with `fast_exploration`). For the first
 // `temperature_plies` plies the move is drawn from the search's target (visit shares for
 // PUCT, the improved policy for Gumbel) raised to 1/temperature; later the search's own
-// choice is played (most visits, or Gumbel's sequential-halving winner). A side resigns when its root value stays below `resign_threshold` for
-// `resign_consecutive` of its moves, except in a `no_resign_fraction` of games, which play
-// on and record who would have resigned, so the false-resignation rate can be measured.
+// choice is played (most visits, or Gumbel's sequential-halving winner). A side resigns when its root value stays below
+// `resign_threshold` for `resign_consecutive` of its moves, except in a `no_resign_fraction` of games, which play on
+// and record who would have resigned, so the false-resignation rate can be measured.
 #pragma once
 
 #include <atomic>
@@ -30,18 +30,18 @@ namespace xq::selfplay {
 
 struct SelfplayOptions {
   search::SearchParams search;
-  GameSettings game;            // repetition judging, natural limit, length cap
+  GameSettings game;  // repetition judging, natural limit, length cap
   std::string start_fen = Position::kStartFen;
   int threads = 1;
-  int games_per_thread = 8;     // games each thread drives at once
-  int leaves_per_batch = 8;     // simulations in flight per game and round
+  int games_per_thread = 8;  // games each thread drives at once
+  int leaves_per_batch = 8;  // simulations in flight per game and round
   int full_visits = 200;
   int fast_visits = 40;
-  float full_fraction = 0.25f;  // 1 = every move is a full search and a training target
-  float temperature = 1.0f;     // move choice from the search's target^(1/temperature) early on
+  float full_fraction = 0.25f;    // 1 = every move is a full search and a training target
+  float temperature = 1.0f;       // move choice from the search's target^(1/temperature) early on
   bool fast_exploration = false;  // fast searches explore at the root too (they are not targets)
   int temperature_plies = 20;
-  int random_opening_plies = 0;  // up to this many random moves before the record starts
+  int random_opening_plies = 0;    // up to this many random moves before the record starts
   float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;

@@ -7,8 +7,8 @@
 
 #include <torch/torch.h>
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <functional>
@@ -35,8 +35,8 @@ int64_t parse_int(const std::string& text, int64_t lo, int64_t hi, const std::st
   errno = 0;
   const long long v = std::strtoll(text.c_str(), &end, 10);
   if (text.empty() || errno != 0 || end == nullptr || *end != '\0' || v < lo || v > hi)
-    throw DistributedError(what + " must be a whole number from " + std::to_string(lo) + " to " +
-                           std::to_string(hi) + ", got '" + text + "'");
+    throw DistributedError(what + " must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                           ", got '" + text + "'");
   return int64_t(v);
 }
 
@@ -128,7 +128,8 @@ struct Collective::Impl {
   // The collectives, on the group that carries `t`: NCCL for device tensors where there is
   // one, else Gloo.
   template <typename Group>
-  static void all_reduce_on(Group& g, torch::Tensor& t, c10d::ReduceOp::RedOpType op, std::chrono::milliseconds timeout) {
+  static void all_reduce_on(Group& g, torch::Tensor& t, c10d::ReduceOp::RedOpType op,
+                            std::chrono::milliseconds timeout) {
     std::vector<at::Tensor> tensors{t};
     c10d::AllreduceOptions opts;
     opts.reduceOp = c10d::ReduceOp(op);
@@ -145,21 +146,27 @@ struct Collective::Impl {
   }
 
   void all_reduce(torch::Tensor& t, c10d::ReduceOp::RedOpType op, const std::string& what) {
-    guarded(what, [&] {
+    guarded(
+        what,
+        [&] {
 #ifdef XQZERO_HAVE_NCCL
-      if (nccl && t.is_cuda()) return all_reduce_on(*nccl, t, op, timeout);
+          if (nccl && t.is_cuda()) return all_reduce_on(*nccl, t, op, timeout);
 #endif
-      all_reduce_on(*group, t, op, timeout);
-    }, kPeerTrouble);
+          all_reduce_on(*group, t, op, timeout);
+        },
+        kPeerTrouble);
   }
 
   void broadcast(torch::Tensor& t, const std::string& what) {
-    guarded(what, [&] {
+    guarded(
+        what,
+        [&] {
 #ifdef XQZERO_HAVE_NCCL
-      if (nccl && t.is_cuda()) return broadcast_on(*nccl, t, timeout);
+          if (nccl && t.is_cuda()) return broadcast_on(*nccl, t, timeout);
 #endif
-      broadcast_on(*group, t, timeout);
-    }, kPeerTrouble);
+          broadcast_on(*group, t, timeout);
+        },
+        kPeerTrouble);
   }
 };
 
@@ -181,22 +188,23 @@ std::unique_ptr<Collective> Collective::connect(const DistributedOptions& o) {
   });
   // Each process group keeps its keys under its own prefix of the one store.
   const auto gloo_store = c10::make_intrusive<c10d::PrefixStore>("gloo", m->store);
-  m->guarded("the process group's rendezvous at " + where,
-             [&] {
-               auto options = c10d::ProcessGroupGloo::Options::create(m->timeout);
-               // The interface to talk on: GLOO_SOCKET_IFNAME as in PyTorch, loopback for a
-               // master on this machine, else the one this host's name resolves to.
-               const char* ifname = std::getenv("GLOO_SOCKET_IFNAME");
-               if (ifname && *ifname)
-                 options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
-               else if (o.master_addr == "127.0.0.1" || o.master_addr == "localhost")
-                 options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
-               else
-                 options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
-               options->threads = 2;
-               m->group = c10::make_intrusive<c10d::ProcessGroupGloo>(gloo_store, o.rank, o.world_size, options);
-             },
-             "all " + std::to_string(o.world_size) + " ranks must start within the timeout");
+  m->guarded(
+      "the process group's rendezvous at " + where,
+      [&] {
+        auto options = c10d::ProcessGroupGloo::Options::create(m->timeout);
+        // The interface to talk on: GLOO_SOCKET_IFNAME as in PyTorch, loopback for a
+        // master on this machine, else the one this host's name resolves to.
+        const char* ifname = std::getenv("GLOO_SOCKET_IFNAME");
+        if (ifname && *ifname)
+          options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForInterface(ifname));
+        else if (o.master_addr == "127.0.0.1" || o.master_addr == "localhost")
+          options->devices.push_back(c10d::ProcessGroupGloo::createDeviceForHostname("127.0.0.1"));
+        else
+          options->devices.push_back(c10d::ProcessGroupGloo::createDefaultDevice());
+        options->threads = 2;
+        m->group = c10::make_intrusive<c10d::ProcessGroupGloo>(gloo_store, o.rank, o.world_size, options);
+      },
+      "all " + std::to_string(o.world_size) + " ranks must start within the timeout");
 #ifdef XQZERO_HAVE_NCCL
   if (o.nccl)
     m->guarded("creating the NCCL process group", [&] {
@@ -265,9 +273,9 @@ void average_tensors(Collective& c, const std::vector<torch::Tensor>& tensors) {
   if (tensors.empty()) return;
   torch::NoGradGuard no_grad;
   torch::Tensor flat = flatten(c, tensors);
-  c.impl().all_reduce(flat, c10d::ReduceOp::SUM,
-                      "the all-reduce of " + std::to_string(tensors.size()) + " tensors (" +
-                          std::to_string(flat.numel()) + " values)");
+  c.impl().all_reduce(
+      flat, c10d::ReduceOp::SUM,
+      "the all-reduce of " + std::to_string(tensors.size()) + " tensors (" + std::to_string(flat.numel()) + " values)");
   flat.div_(double(c.world_size()));
   unflatten(flat, tensors);
 }

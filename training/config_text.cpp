@@ -52,9 +52,7 @@ int line_of(const google::protobuf::TextFormat::ParseInfoTree& tree, const googl
 }  // namespace
 
 void apply_setting(xqzero::Config& config, const std::string& setting) {
-  auto fail = [&](const std::string& why) {
-    throw ConfigError("--set '" + clipped(setting) + "': " + why);
-  };
+  auto fail = [&](const std::string& why) { throw ConfigError("--set '" + clipped(setting) + "': " + why); };
   const size_t eq = setting.find('=');
   if (eq == std::string::npos || eq == 0) fail("expected section.field=value");
   const std::string path = setting.substr(0, eq), value = setting.substr(eq + 1);

@@ -31,7 +31,8 @@ std::unique_ptr<selfplay::Player> make_player(const std::string& spec, const xqz
   }
   const bool uniform = nn::is_uniform_weights(spec);
   if (!uniform && !std::ifstream(spec))
-    throw std::invalid_argument("'" + spec + "' is neither random, greedy, uniform, uci:COMMAND nor a readable checkpoint");
+    throw std::invalid_argument("'" + spec +
+                                "' is neither random, greedy, uniform, uci:COMMAND nor a readable checkpoint");
   selfplay::MctsPlayerOptions o;
   o.search = selfplay::search_params(config.search());
   o.leaves_per_batch = config.search().leaves_per_batch();

@@ -40,7 +40,8 @@ selfplay::GameEvaluator RunFollower::current(int thread) {
   } catch (const std::exception&) {
     return net_.for_thread(thread);  // `latest` is being replaced (rename is atomic) or gone: keep the current net
   }
-  if (name == name_ || name == failed_ || checkpoint_step(name) <= checkpoint_step(name_)) return net_.for_thread(thread);
+  if (name == name_ || name == failed_ || checkpoint_step(name) <= checkpoint_step(name_))
+    return net_.for_thread(thread);
   try {
     net_ = load(name);
     name_ = name;

@@ -116,7 +116,8 @@ void TrainLoop::connect() {
        << " (training on " << device.device << (device.nccl ? ", tensors over NCCL" : "") << ")" << std::endl;
   collective_ = Collective::connect(d);
   if (!collective_->all_equal(int64_t(std::hash<std::string>()(config_text_) >> 2)))
-    throw DistributedError(rank_name() + ": the ranks' configurations differ (give every rank the same --config and --set)");
+    throw DistributedError(rank_name() +
+                           ": the ranks' configurations differ (give every rank the same --config and --set)");
 }
 
 // After the resume: every rank on the same step, then on rank 0's weights.
@@ -151,15 +152,14 @@ void TrainLoop::resume() {
   rng_.seed(uint64_t(tc().seed()));
   rng_heldout_.seed(uint64_t(tc().seed()) ^ 0x5DEECE66DULL);  // not checkpointed: metrics only
   const bool has_latest = fs::exists(latest_path_);
-  latest_named_ =
-      has_latest ? read_latest(latest_path_.string()) : "";
+  latest_named_ = has_latest ? read_latest(latest_path_.string()) : "";
   if (has_latest && checkpoint_step(latest_named_) < 0)
     err_ << "train: warning: " << latest_path_.string() << " names '" << latest_named_ << "', not a checkpoint\n";
   else if (!has_latest && !checkpoints_newest_first(ckpt_dir_.string()).empty())
     out_ << "train: " << run_.string() << " has no 'latest'; resuming from the newest checkpoint that loads\n";
-  const std::string resumed =
-      load_newest_loadable(ckpt_dir_, checkpoint_step(latest_named_) >= 0 ? latest_named_ : "",
-                           [&] { return std::make_unique<Trainer>(config_.network(), tc()); }, trainer_, rng_, err_);
+  const std::string resumed = load_newest_loadable(
+      ckpt_dir_, checkpoint_step(latest_named_) >= 0 ? latest_named_ : "",
+      [&] { return std::make_unique<Trainer>(config_.network(), tc()); }, trainer_, rng_, err_);
   latest_ = resumed;
   if (!resumed.empty()) {
     out_ << "train: resuming " << run_.string() << " from " << latest_ << " (step " << trainer_->steps() << ")\n";

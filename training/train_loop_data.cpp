@@ -91,7 +91,7 @@ void TrainLoop::start_selfplay() {
     if (!replacing_.empty()) err_ << "train: warning: " << replacing_ << "\n";
     if (stored_text_ != config_text_) write_file_atomically(config_path_.string(), config_text_);
     writer_ = std::make_unique<records::RecordWriter>(games_dir_.string(), kSelfplayPrefix,
-                                                       config_.selfplay().games_per_file());
+                                                      config_.selfplay().games_per_file());
   }
   runner_ = std::make_unique<selfplay::SelfplayRunner>(
       sp,

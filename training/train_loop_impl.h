@@ -23,17 +23,17 @@
 #include "core/input_file.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
+#include "records/record_scanner.h"
 #include "records/record_writer.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
+#include "training/config_text.h"
 #include "training/evaluation.h"
 #include "training/metrics_log.h"
-#include "training/config_text.h"
-#include "records/record_scanner.h"
 #include "training/replay_window.h"
 #include "training/run_dir.h"
-#include "training/trainer.h"
 #include "training/train_loop.h"
+#include "training/trainer.h"
 
 namespace xq::training {
 
@@ -41,10 +41,10 @@ namespace fs = std::filesystem;
 
 // A config is a few KB of text; more is not a config.
 constexpr size_t kMaxConfigBytes = size_t(16) << 20;
-constexpr int64_t kHeldOutPositions = 4096;  // newest held-out positions kept
+constexpr int64_t kHeldOutPositions = 4096;          // newest held-out positions kept
 constexpr const char* kSelfplayPrefix = "selfplay";  // this process's record files
 constexpr double kWorkerScanSeconds = 5;             // how often games/ is scanned for workers' files
-constexpr int kHeldOutBatch = 512;             // measured per metrics line
+constexpr int kHeldOutBatch = 512;                   // measured per metrics line
 
 struct SharedNet {
   std::mutex mutex;
@@ -119,16 +119,16 @@ class TrainLoop {
   std::ostream& err_;
   const Clock::time_point started_ = Clock::now();
   const fs::path run_;
-  const bool lead_;  // rank 0 of a data-parallel run, or the only trainer
+  const bool lead_;                         // rank 0 of a data-parallel run, or the only trainer
   std::unique_ptr<Collective> collective_;  // the ranks of a data-parallel run, or none
   fs::path games_dir_, ckpt_dir_, config_path_, latest_path_;
   std::unique_ptr<RunDirLock> lock_;
 
   // resolve_config
   xqzero::Config file_config_, config_;
-  std::string replacing_;                  // a warning, given once the run has started
+  std::string replacing_;                   // a warning, given once the run has started
   std::optional<std::string> stored_text_;  // config.textproto as found, read once
-  std::string config_text_;                // what config.textproto is to hold
+  std::string config_text_;                 // what config.textproto is to hold
 
   // resume
   std::mt19937_64 rng_, rng_heldout_;
@@ -142,7 +142,7 @@ class TrainLoop {
   std::unique_ptr<ReplayWindow> window_, heldout_;
   std::unique_ptr<records::RecordScanner> scanner_;
   int64_t games_by_end_[TERMINATION_NB] = {}, targets_by_end_[TERMINATION_NB] = {};
-  int64_t games_on_disk_ = 0;  // found in games/: at the start, and later written by workers
+  int64_t games_on_disk_ = 0;                   // found in games/: at the start, and later written by workers
   int64_t worker_games_ = 0, stale_games_ = 0;  // read while training (train thread only)
   double next_worker_scan_ = 0;
 

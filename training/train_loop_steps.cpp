@@ -238,8 +238,8 @@ void TrainLoop::finish(int status) {
   if (!lead_) return;
   out_ << "train: stopped at step " << trainer_->steps() << " after " << fmt("%.0f", elapsed()) << " s; "
        << games_this_run_.load() << " games and " << positions_this_run_.load() << " target positions this run; "
-       << fmt("%.0f", double(trainer_->samples_trained()) - start_samples_) << " samples trained; latest "
-       << latest_ << "\n";
+       << fmt("%.0f", double(trainer_->samples_trained()) - start_samples_) << " samples trained; latest " << latest_
+       << "\n";
 }
 
 }  // namespace xq::training

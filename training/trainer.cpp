@@ -1,8 +1,8 @@
 #include "training/trainer.h"
 
+#include <ATen/autocast_mode.h>
 #include <torch/torch.h>
 #include <torch/version.h>
-#include <ATen/autocast_mode.h>
 
 #include <chrono>
 #include <cmath>
@@ -10,8 +10,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "nn/checkpoint.h"
 #include "nn/attack_map.h"
+#include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/net_config.h"
 #include "nn/network.h"

@@ -27,7 +27,8 @@ void fill_policy(const Game& game, const xqzero::MoveRecord& mr, TrainingPositio
   for (int i = 0; i < mr.policy_label_size() && i < mr.policy_weight_size(); ++i) {
     const uint32_t label = mr.policy_label(i);
     auto it = std::find_if(policy.begin(), policy.end(), [&](const auto& e) { return e.second == label; });
-    if (it == policy.end()) throw std::runtime_error("policy target names an illegal move (label " + std::to_string(label) + ")");
+    if (it == policy.end())
+      throw std::runtime_error("policy target names an illegal move (label " + std::to_string(label) + ")");
     it->first += mr.policy_weight(i);
   }
   std::stable_sort(policy.begin(), policy.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
@@ -60,9 +61,9 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   const uint8_t termination = uint8_t(ended);
   Game game(record.start_fen(), records::record_settings(record));
   std::vector<TrainingPosition> out;
-  std::vector<size_t> target_index;     // per target in `out`: its index in red_material
+  std::vector<size_t> target_index;  // per target in `out`: its index in red_material
   std::vector<Color> target_mover;
-  std::vector<int> red_material;        // red minus black, per ply
+  std::vector<int> red_material;  // red minus black, per ply
   for (const auto& mr : record.moves()) {
     const Position& pos = game.position();
     red_material.push_back(material_half_pawns(pos, RED) - material_half_pawns(pos, BLACK));

@@ -27,14 +27,14 @@ constexpr int kMaxPolicyEntries = 128;
 int material_half_pawns(const Position& pos, Color side);
 
 struct TrainingPosition {
-  nn::Encoding encoding;       // 92 bytes
-  int8_t result;               // +1 win, 0 draw, -1 loss for the side to move
-  uint8_t termination;         // how the game ended (core/game.h Termination)
-  uint8_t n_policy;            // entries used: the legal moves
-  int8_t material;             // material balance (half-pawns, side to move's view) at the
-                               // auxiliary horizon (kMaterialHorizon plies later, or the end)
-  uint16_t root_value;         // (value + 1) / 2 * 65535, value = win - loss for the side to move
-  uint16_t root_draw;          // draw probability * 65535
+  nn::Encoding encoding;  // 92 bytes
+  int8_t result;          // +1 win, 0 draw, -1 loss for the side to move
+  uint8_t termination;    // how the game ended (core/game.h Termination)
+  uint8_t n_policy;       // entries used: the legal moves
+  int8_t material;        // material balance (half-pawns, side to move's view) at the
+                          // auxiliary horizon (kMaterialHorizon plies later, or the end)
+  uint16_t root_value;    // (value + 1) / 2 * 65535, value = win - loss for the side to move
+  uint16_t root_draw;     // draw probability * 65535
   uint16_t labels[kMaxPolicyEntries];
   uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };

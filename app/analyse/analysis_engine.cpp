@@ -42,16 +42,10 @@ void AnalysisEngine::emit(const std::string& line) {
 bool AnalysisEngine::handle(const std::string& line) {
   ParsedLine p = parse_line(line, defaults_);
   switch (p.kind) {
-    case LineKind::QUIT:
-      return false;
-    case LineKind::TERMINATE:
-      terminate(p.id, p.terminate_id);
-      return true;
-    case LineKind::ERROR:
-      emit(error_json(p.id, -1, p.field, p.message));
-      return true;
-    case LineKind::QUERY:
-      break;
+    case LineKind::QUIT: return false;
+    case LineKind::TERMINATE: terminate(p.id, p.terminate_id); return true;
+    case LineKind::ERROR: emit(error_json(p.id, -1, p.field, p.message)); return true;
+    case LineKind::QUERY: break;
   }
   auto state = std::make_shared<QueryState>();
   state->query = std::move(p.query);

@@ -37,8 +37,7 @@ class AnalysisEngine {
     uint64_t seed = 1;         // of the Gumbel sampling (searches run without exploration)
   };
 
-  AnalysisEngine(std::shared_ptr<nn::Evaluator> evaluator, QueryDefaults defaults, Options options,
-                 std::ostream& out);
+  AnalysisEngine(std::shared_ptr<nn::Evaluator> evaluator, QueryDefaults defaults, Options options, std::ostream& out);
   // Answers what is queued, then stops the workers.
   ~AnalysisEngine();
 

@@ -28,8 +28,8 @@ struct LabelledPosition {
 std::vector<LabelledPosition> parse_evalset(const std::string& text, const std::string& name);
 
 struct EvalsetOptions {
-  int visits = 0;       // 0: the raw network (policy and value); else a search of that many visits
-  int threads = 2;      // positions scored at once
+  int visits = 0;   // 0: the raw network (policy and value); else a search of that many visits
+  int threads = 2;  // positions scored at once
   int leaves_per_round = 8;
   search::SearchParams search;
   int sign_threshold_cp = 100;  // value-sign agreement counts positions with |score| >= this
@@ -47,7 +47,7 @@ struct EvalsetReport {
   int search_top1 = 0, search_top3 = 0;  // among the search's (visits > 0)
   int scored = 0;                        // positions with a score
   int sign_positions = 0, sign_agree = 0;
-  std::vector<Bucket> calibration;       // over the scored positions
+  std::vector<Bucket> calibration;  // over the scored positions
 };
 
 EvalsetReport score_evalset(const std::vector<LabelledPosition>& set, nn::Evaluator& evaluator,

@@ -20,7 +20,6 @@ struct FieldError {
 
 [[noreturn]] void fail(const std::string& field, const std::string& message) { throw FieldError{field, message}; }
 
-
 int get_int(const json& v, const char* field, long long lo, long long hi) {
   if (!v.is_number_integer()) fail(field, "must be an integer");
   bool in_range;
@@ -81,8 +80,8 @@ ParsedLine parse_action(const json& j, ParsedLine out) {
 }
 
 Query parse_query(const json& j, const QueryDefaults& d, const std::string& id) {
-  check_fields(j, {"id", "fen", "moves", "maxVisits", "analyzePlies", "multiPV", "includePolicy", "searchMoves", "cpuct",
-                   "algorithm", "reportDuringSearchEvery"});
+  check_fields(j, {"id", "fen", "moves", "maxVisits", "analyzePlies", "multiPV", "includePolicy", "searchMoves",
+                   "cpuct", "algorithm", "reportDuringSearchEvery"});
   Query q;
   q.id = id;
   q.max_visits = d.max_visits;
@@ -99,8 +98,7 @@ Query parse_query(const json& j, const QueryDefaults& d, const std::string& id) 
     for (size_t i = 0; i < moves.size(); ++i) {
       const std::string field = "moves[" + std::to_string(i) + "]";
       if (!moves[i].is_string()) fail(field, "must be a string (a move in ICCS, like \"h2e2\")");
-      if (game.over())
-        fail(field, std::string("the game is over before it (") + to_string(game.state().reason) + ")");
+      if (game.over()) fail(field, std::string("the game is over before it (") + to_string(game.state().reason) + ")");
       try {
         q.moves.push_back(game.play(moves[i].get<std::string>()));
       } catch (const std::exception& e) {

@@ -29,18 +29,18 @@ struct Query {
   bool include_policy = false;     // the raw policy over the legal moves
   std::vector<Move> search_moves;  // root restriction (empty: all), legal at every analysed ply
   double report_every_s = 0;       // > 0: intermediate responses that often during a search
-  search::SearchParams search;   // the defaults with the query's overrides
+  search::SearchParams search;     // the defaults with the query's overrides
 };
 
 enum class LineKind { QUERY, TERMINATE, QUIT, ERROR };
 
 struct ParsedLine {
   LineKind kind = LineKind::ERROR;
-  Query query;                // QUERY
-  std::string id;             // TERMINATE, ERROR (empty when unknown)
-  std::string terminate_id;   // TERMINATE: the query to stop
-  std::string field;          // ERROR: the field at fault (empty for malformed JSON)
-  std::string message;        // ERROR
+  Query query;               // QUERY
+  std::string id;            // TERMINATE, ERROR (empty when unknown)
+  std::string terminate_id;  // TERMINATE: the query to stop
+  std::string field;         // ERROR: the field at fault (empty for malformed JSON)
+  std::string message;       // ERROR
 };
 
 // Never throws for bad input: every problem becomes an ERROR line.

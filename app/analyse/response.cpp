@@ -27,7 +27,10 @@ json id_json(const std::string& id) { return id.empty() ? json(nullptr) : json(i
 // the UCI engine reports them (app/uci/score.h).
 void put_score(json& j, float value, float draw, Proven proven, int proven_plies) {
   const uci::Score s = uci::score_of(value, draw, proven, proven_plies);
-  j["value"] = proven == Proven::WIN ? 1.0 : proven == Proven::LOSS ? -1.0 : proven == Proven::DRAW ? 0.0 : rounded(value);
+  j["value"] = proven == Proven::WIN    ? 1.0
+               : proven == Proven::LOSS ? -1.0
+               : proven == Proven::DRAW ? 0.0
+                                        : rounded(value);
   j["wdl"] = json::array({s.wdl[0], s.wdl[1], s.wdl[2]});
   if (s.mate)
     j["mate"] = s.value;

@@ -43,15 +43,14 @@ uint64_t perft_until_stop(Position& pos, int depth, const std::atomic<bool>& sto
 
 SearchThread::SearchThread(Output out)
     : out_(std::move(out)),
-      search_(search::ParallelSearch::Hooks{
-          [this](const std::string& what) {
-            out_(std::string("info string evaluator error: ") + what);
-            stop();
-          },
-          [this] {
-            { std::lock_guard<std::mutex> lock(wake_mutex_); }
-            wake_.notify_all();
-          }}) {}
+      search_(search::ParallelSearch::Hooks{[this](const std::string& what) {
+                                              out_(std::string("info string evaluator error: ") + what);
+                                              stop();
+                                            },
+                                            [this] {
+                                              { std::lock_guard<std::mutex> lock(wake_mutex_); }
+                                              wake_.notify_all();
+                                            }}) {}
 
 SearchThread::~SearchThread() {
   stop();

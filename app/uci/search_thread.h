@@ -45,11 +45,11 @@ struct SearchSettings {
 };
 
 struct SearchLimits {
-  int64_t nodes = 0;  // new visits in all, 0 = no limit
-  int depth = 0;      // stop once worker 0's average simulation depth reaches it, 0 = no limit
-  search::TimeBudget time;    // from the clock or movetime
-  bool infinite = false;  // report bestmove only after stop (also when the search is done)
-  bool ponder = false;    // like infinite until ponderhit, then the limits apply from then on
+  int64_t nodes = 0;        // new visits in all, 0 = no limit
+  int depth = 0;            // stop once worker 0's average simulation depth reaches it, 0 = no limit
+  search::TimeBudget time;  // from the clock or movetime
+  bool infinite = false;    // report bestmove only after stop (also when the search is done)
+  bool ponder = false;      // like infinite until ponderhit, then the limits apply from then on
 };
 
 class SearchThread {
@@ -74,9 +74,7 @@ class SearchThread {
   bool busy() const { return busy_.load(); }
   // True while the running search only ends on stop (infinite, or pondering) and no stop
   // has been sent yet.
-  bool waits_for_stop() const {
-    return busy_.load() && !stop_.load() && (infinite_.load() || pondering_.load());
-  }
+  bool waits_for_stop() const { return busy_.load() && !stop_.load() && (infinite_.load() || pondering_.load()); }
   void clear_trees();  // ucinewgame; only while not busy
   // Tree nodes read by the reports and limit checks of the last search (root moves and
   // principal variation moves); bounded per report whatever the tree's size.

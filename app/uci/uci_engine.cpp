@@ -12,12 +12,12 @@
 
 #include "app/line_reader.h"
 #include "app/uci/uci_text.h"
-#include "selfplay/selfplay_config.h"
-#include "training/config_text.h"
 #include "core/errors.h"
 #include "core/movegen.h"
 #include "core/perft.h"
 #include "nn/evaluator_factory.h"
+#include "selfplay/selfplay_config.h"
+#include "training/config_text.h"
 #include "util/text.h"
 
 namespace xq::app::uci {
@@ -34,8 +34,8 @@ struct GoRequest {
   bool perft = false;              // go perft: go.perft is its depth, 0 when that was bad
 };
 
-const char* const kGoValued[] = {"wtime", "btime", "winc", "binc", "movestogo", "movetime",
-                                 "nodes", "depth", "perft", "mate"};
+const char* const kGoValued[] = {"wtime",    "btime", "winc",  "binc",  "movestogo",
+                                 "movetime", "nodes", "depth", "perft", "mate"};
 constexpr int64_t kMaxMs = int64_t(1) << 40;  // about 35 years: no clock arithmetic overflows
 
 bool go_takes_value(const std::string& w) {
@@ -62,15 +62,24 @@ GoRange go_range(const std::string& key) {
 }
 
 void store_go_value(search::GoParams& go, const std::string& key, int64_t v) {
-  if (key == "wtime") go.wtime = v;
-  else if (key == "btime") go.btime = v;
-  else if (key == "winc") go.winc = v;
-  else if (key == "binc") go.binc = v;
-  else if (key == "movestogo") go.movestogo = int(v);
-  else if (key == "movetime") go.movetime = v;
-  else if (key == "nodes") go.nodes = v;
-  else if (key == "depth") go.depth = int(v);
-  else if (key == "perft") go.perft = int(v);
+  if (key == "wtime")
+    go.wtime = v;
+  else if (key == "btime")
+    go.btime = v;
+  else if (key == "winc")
+    go.winc = v;
+  else if (key == "binc")
+    go.binc = v;
+  else if (key == "movestogo")
+    go.movestogo = int(v);
+  else if (key == "movetime")
+    go.movetime = v;
+  else if (key == "nodes")
+    go.nodes = v;
+  else if (key == "depth")
+    go.depth = int(v);
+  else if (key == "perft")
+    go.perft = int(v);
 }
 
 // Applies one parsed value, noting a value out of range: a value below the range ignores the
@@ -163,7 +172,6 @@ Option* UciEngine::find_option(const std::string& name) {
 }
 
 void UciEngine::wait_idle() { search_->wait(); }
-
 
 int UciEngine::loop(std::istream& in) {
   // std::cin is tied to std::cout: every read would flush the output from this thread while
@@ -259,8 +267,8 @@ void UciEngine::ensure_evaluator() {
   evaluator_dirty_ = false;
   const xqzero::EvaluatorConfig& ec = config_.evaluator();
   // The batch never waits for more leaves than the search has in flight.
-  const int in_flight = int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() *
-                                                           int64_t(config_.search().leaves_per_batch())));
+  const int in_flight =
+      int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() * int64_t(config_.search().leaves_per_batch())));
   const std::string weights = ec.weights();
   try {
     evaluator_ = nn::make_weights_evaluator(weights, ec, in_flight);

@@ -38,10 +38,10 @@
 
 #include "app/uci/search_thread.h"
 #include "app/uci/uci_options.h"
-#include "search/time_manager.h"
-#include "core/game.h"
 #include "config.pb.h"
+#include "core/game.h"
 #include "nn/evaluator.h"
+#include "search/time_manager.h"
 
 namespace xq::app::uci {
 

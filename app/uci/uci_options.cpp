@@ -84,8 +84,8 @@ Option config_option(const char* name, const std::string& path, const xqzero::Co
   using FD = google::protobuf::FieldDescriptor;
   const size_t dot = path.find('.');
   const FD* section = xqzero::Config::descriptor()->FindFieldByName(path.substr(0, dot));
-  const FD* f = section && section->message_type() ? section->message_type()->FindFieldByName(path.substr(dot + 1))
-                                                    : nullptr;
+  const FD* f =
+      section && section->message_type() ? section->message_type()->FindFieldByName(path.substr(dot + 1)) : nullptr;
   if (!f) throw std::logic_error("UCI option " + std::string(name) + ": no configuration field " + path);
   const google::protobuf::Message& m = config.GetReflection()->GetMessage(config, section);
   const google::protobuf::Reflection* r = m.GetReflection();
@@ -127,8 +127,7 @@ Option config_option(const char* name, const std::string& path, const xqzero::Co
         o.type = "string";
       }
       break;
-    default:
-      throw std::logic_error("UCI option " + std::string(name) + ": field " + path + " has no UCI type");
+    default: throw std::logic_error("UCI option " + std::string(name) + ": field " + path + " has no UCI type");
   }
   o.def = o.value = text.str();
   return o;

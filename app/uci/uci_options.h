@@ -17,8 +17,8 @@ namespace xq::app::uci {
 
 struct Option {
   std::string name;
-  std::vector<std::string> aliases;   // other names setoption accepts
-  std::string type;                   // spin, check, string, combo
+  std::vector<std::string> aliases;  // other names setoption accepts
+  std::string type;                  // spin, check, string, combo
   std::string def;
   int64_t min = 0, max = 0;           // spin
   double real_min = 0, real_max = 0;  // string options holding a number (real_max > real_min)

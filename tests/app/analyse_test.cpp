@@ -148,7 +148,8 @@ TEST(Analyse, BadLinesAreAnsweredWithTheFieldAndTheEngineGoesOn) {
 TEST(Analyse, SearchMovesRestrictTheRoot) {
   for (const char* algorithm : {"puct", "gumbel"}) {
     Session s;
-    s.engine->handle(json{{"id", "r"}, {"searchMoves", {"h2e2", "b0c2"}}, {"algorithm", algorithm}, {"maxVisits", 100}}.dump());
+    s.engine->handle(
+        json{{"id", "r"}, {"searchMoves", {"h2e2", "b0c2"}}, {"algorithm", algorithm}, {"maxVisits", 100}}.dump());
     const json r = s.only_line();
     const std::set<std::string> allowed = {"h2e2", "b0c2"};
     EXPECT_TRUE(allowed.count(r["bestMove"].get<std::string>())) << r.dump();

@@ -96,9 +96,9 @@ TEST(Cli, DumpShowsEveryGzipMember) {
   EXPECT_NE(r.out.find("game 3 of 3"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("h0g2"), std::string::npos) << r.out;
   std::ofstream(dir + "/junk.rec.gz", std::ios::binary) << ab << "junk";
-  expect_one_line_error({"dump", dir + "/junk.rec.gz"},
-                        "record file '" + dir + "/junk.rec.gz': junk after gzip member 2 at byte offset " +
-                            std::to_string(ab.size()));
+  expect_one_line_error(
+      {"dump", dir + "/junk.rec.gz"},
+      "record file '" + dir + "/junk.rec.gz': junk after gzip member 2 at byte offset " + std::to_string(ab.size()));
   std::filesystem::remove_all(dir);
 }
 
@@ -121,13 +121,9 @@ TEST(Cli, AnalyseAndEvalsetErrors) {
   expect_one_line_error({"evalset"}, "evalset needs one FILE");
   const std::string dir = temp_dir("evalset");
   expect_one_line_error({"evalset", dir + "/none.tsv", "--model", "uniform"}, "evalset '" + dir + "/none.tsv'");
-  {
-    std::ofstream(dir + "/bad.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t100\nnot a fen\th6d6\n";
-  }
+  { std::ofstream(dir + "/bad.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t100\nnot a fen\th6d6\n"; }
   expect_one_line_error({"evalset", dir + "/bad.tsv", "--model", "uniform"}, "evalset '" + dir + "/bad.tsv' line 2");
-  {
-    std::ofstream(dir + "/good.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t20000\n";
-  }
+  { std::ofstream(dir + "/good.tsv") << "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\th6d6\t20000\n"; }
   const Result r = run({"evalset", dir + "/good.tsv", "--model", "uniform", "--visits", "40"});
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("search top-1 agreement          1.000  (1 of 1)"), std::string::npos) << r.out;

@@ -29,14 +29,17 @@ TEST(JudgeCli, Verdicts) {
     std::vector<std::string> args;
     const char* verdict;
   } cases[] = {
-      {{"--fen", "4k4/9/9/9/3R5/9/9/9/9/5K3 w", "--moves", "d5e5 e9d9 e5d5 d9e9"}, "result: 0-1 reason: perpetual check"},
+      {{"--fen", "4k4/9/9/9/3R5/9/9/9/9/5K3 w", "--moves", "d5e5 e9d9 e5d5 d9e9"},
+       "result: 0-1 reason: perpetual check"},
       {{"--fen", "3k5/4c4/4r4/9/9/3C5/9/4K4/3R5/9 w", "--moves", "d4e4 e7d7 e4d4 d7e7"},
        "result: 1/2-1/2 reason: repetition draw"},
-      {{"--fen", "1n2k4/9/9/9/9/9/9/2R6/9/3K5 w", "--moves", "c2b2 b9c7 b2c2 c7b9"}, "result: 0-1 reason: perpetual chase"},
+      {{"--fen", "1n2k4/9/9/9/9/9/9/2R6/9/3K5 w", "--moves", "c2b2 b9c7 b2c2 c7b9"},
+       "result: 0-1 reason: perpetual chase"},
       {{"--fen", "4k4/9/2N6/9/3R1R3/9/9/9/9/5K3 b"}, "result: 1-0 reason: stalemate"},
       {{"--fen", "4k4/1R7/R8/9/9/9/9/9/9/5K3 w", "--moves", "a7a9"}, "result: 1-0 reason: checkmate"},
       {{"--fen", "3ak4/4a4/9/9/9/9/9/9/4A4/3K5 w"}, "result: 1/2-1/2 reason: dead draw"},
-      {{"--fen", "4k4/9/9/9/9/9/9/9/4A4/R2K5 w - - 119 80", "--moves", "a0a1"}, "result: 1/2-1/2 reason: natural limit"},
+      {{"--fen", "4k4/9/9/9/9/9/9/9/4A4/R2K5 w - - 119 80", "--moves", "a0a1"},
+       "result: 1/2-1/2 reason: natural limit"},
       {{"--moves", "h2e2 h9g7", "--length-cap", "2"}, "result: 1/2-1/2 reason: length cap"},
       {{"--fen", "4k4/9/9/9/9/9/9/9/4A4/R2K5 w - - 119 80", "--moves", "a0a1", "--natural-limit", "0"},
        "result: * reason: ongoing"},

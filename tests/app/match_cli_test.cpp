@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "app/commands.h"
-#include "tests/support/cli_util.h"
 #include "nn/checkpoint.h"
 #include "nn/network.h"
+#include "tests/support/cli_util.h"
 
 #ifndef XQZERO_BINARY
 #error "XQZERO_BINARY must name the built xqzero binary"
@@ -47,7 +47,8 @@ size_t count(const std::string& text, const std::string& needle) {
 TEST(MatchCli, RandomAgainstGreedyWithOpeningsAndGameFile) {
   const std::string openings = temp_path("openings.txt");
   const std::string games = temp_path("games.txt");
-  std::ofstream(openings) << "# two openings\nh2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\n";
+  std::ofstream(openings)
+      << "# two openings\nh2e2 h9g7\nrnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b\n";
   const Result r = run({"match", "--a", "random", "--b", "greedy", "--games", "4", "--openings", openings, "--out",
                         games, "--concurrency", "2", "--max-plies", "200"});
   ASSERT_EQ(r.status, 0) << r.err;
@@ -63,7 +64,7 @@ TEST(MatchCli, RandomAgainstGreedyWithOpeningsAndGameFile) {
   EXPECT_EQ(count(text, "[Red \""), 4u);
   EXPECT_EQ(count(text, "[Red \"random\"]"), 2u);
   EXPECT_EQ(count(text, "1. C2.5 (h2e2) H8+7 (h9g7)"), 2u) << text;  // opening 1, both colours
-  EXPECT_EQ(count(text, "1. ... "), 2u);  // opening 2 starts with black
+  EXPECT_EQ(count(text, "1. ... "), 2u);                             // opening 2 starts with black
   std::remove(openings.c_str());
   std::remove(games.c_str());
 }
@@ -98,8 +99,8 @@ TEST(MatchCli, CheckpointPlayer) {
 }
 
 TEST(MatchCli, BrokenEngineForfeitsAndTheMatchGoesOn) {
-  const Result r = run({"match", "--a", "greedy", "--b", "uci:/nonexistent/engine", "--games", "2",
-                        "--start-timeout-ms", "2000"});
+  const Result r =
+      run({"match", "--a", "greedy", "--b", "uci:/nonexistent/engine", "--games", "2", "--start-timeout-ms", "2000"});
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(count(r.out, " forfeit [black (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
   EXPECT_EQ(count(r.out, " forfeit [red (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
@@ -120,8 +121,12 @@ std::string fake_fsf_engine() {
          "isready) echo readyok;; "
          "position*) pos=\"$line\";; "
          "'go depth 1') if [ $v != yes ]; then echo 'bestmove zz99'; else case \"$pos\" in "
-         "'" + start + " moves h3h10') echo 'bestmove i10h10';; "
-         "'" + start + " moves b3b10') echo 'bestmove a10b10';; "
+         "'" +
+         start +
+         " moves h3h10') echo 'bestmove i10h10';; "
+         "'" +
+         start +
+         " moves b3b10') echo 'bestmove a10b10';; "
          "*) echo 'bestmove zz98';; esac; fi;; "
          "go*) echo 'bestmove zz97';; "
          "quit) exit 0;; esac; done";
@@ -139,8 +144,8 @@ TEST(MatchCli, VariantEngineWithItsOwnDepthLimit) {
   EXPECT_EQ(r.out.find("forfeit"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("1/2-1/2 length cap, 2 plies"), std::string::npos) << r.out;
   // Without its own limit the engine gets `go nodes 50`, which this one refuses.
-  const Result shared = run({"match", "--a", "greedy", "--b", fake_fsf_engine(), "--nodes", "50", "--games", "1",
-                             "--max-plies", "2"});
+  const Result shared =
+      run({"match", "--a", "greedy", "--b", fake_fsf_engine(), "--nodes", "50", "--games", "1", "--max-plies", "2"});
   ASSERT_EQ(shared.status, 0) << shared.err;
   EXPECT_NE(shared.out.find("player b: uci:fake-fsf, limits nodes=50,"), std::string::npos) << shared.out;
   EXPECT_NE(shared.out.find("forfeit [black (uci:fake-fsf): malformed move 'zz97']"), std::string::npos) << shared.out;

@@ -19,11 +19,10 @@
 #include "app/uci/uci_engine.h"
 #include "core/move_parse.h"
 #include "core/movegen.h"
-#include "tests/support/uci_session.h"
 #include "nn/checkpoint.h"
 #include "nn/evaluator.h"
 #include "nn/network.h"
-
+#include "tests/support/uci_session.h"
 
 namespace xq::app::uci {
 namespace {
@@ -49,8 +48,8 @@ TEST(Uci, BadGoValuesStillGiveOneBestmove) {
       {"go nodes 0", "go: nodes 0 is out of range", "1"},
       {"go depth 0 movestogo -2", "go: depth 0 is out of range", "1"},
       {"go mate 3", "go: mate 3", "1"},
-      {"go depth -1 nodes 30", "go: depth -1 is out of range", "30"},  // the valid limit applies
-      {"go nodes movetime 60", "go: nodes needs a value", ""},         // movetime is not taken as the value
+      {"go depth -1 nodes 30", "go: depth -1 is out of range", "30"},      // the valid limit applies
+      {"go nodes movetime 60", "go: nodes needs a value", ""},             // movetime is not taken as the value
       {"go wtime 3000 btime 3000 winc -50 binc -50", "go: winc -50", ""},  // the clock applies
   };
   const Position start;
@@ -167,7 +166,7 @@ TEST(UciSearchThread, ReportsReadABoundedPartOfALargeKeptTree) {
   const size_t first = lines.size();
   SearchLimits small;
   small.nodes = 200;
-  small.depth = 1000;  // the depth limit is checked after every round, never reached
+  small.depth = 1000;                            // the depth limit is checked after every round, never reached
   search.start(game, uniform, settings, small);  // the same position: the whole tree is kept
   search.wait();
   const std::vector<std::string> second(lines.begin() + long(first), lines.end());
@@ -240,7 +239,8 @@ TEST(Uci, SearchesWithATinyCheckpoint) {
 }
 
 TEST(Uci, ThreadsSplitTheNodeBudget) {
-  const auto lines = session("setoption name Threads value 3\nsetoption name MultiPV value 2\nposition startpos\ngo nodes 90\n");
+  const auto lines =
+      session("setoption name Threads value 3\nsetoption name MultiPV value 2\nposition startpos\ngo nodes 90\n");
   const auto infos = with_prefix(lines, "info depth");
   ASSERT_FALSE(infos.empty());
   EXPECT_EQ(field(infos.back(), "nodes"), "90");

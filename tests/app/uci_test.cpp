@@ -19,11 +19,10 @@
 #include "app/uci/uci_engine.h"
 #include "core/move_parse.h"
 #include "core/movegen.h"
-#include "tests/support/uci_session.h"
 #include "nn/checkpoint.h"
 #include "nn/evaluator.h"
 #include "nn/network.h"
-
+#include "tests/support/uci_session.h"
 
 namespace xq::app::uci {
 namespace {
@@ -66,9 +65,9 @@ TEST(Uci, OptionsFromTheConfiguration) {
     EXPECT_EQ(added[0].rfind("info string setoption: ", 0), 0u) << added[0];
   }
   const size_t before = out.str().size();
-  for (const std::string cmd : {"setoption name TreeMemoryMB value 64", "setoption name MoveOverhead value 50",
-                                "setoption name move overhead value 60", "setoption name cpuct value 3",
-                                "position startpos", "go nodes 16"})
+  for (const std::string cmd :
+       {"setoption name TreeMemoryMB value 64", "setoption name MoveOverhead value 50",
+        "setoption name move overhead value 60", "setoption name cpuct value 3", "position startpos", "go nodes 16"})
     engine.command(cmd);
   engine.wait_idle();
   const auto added = lines_of(out.str().substr(before));
@@ -121,7 +120,8 @@ TEST(Uci, PositionWithMovesAndFen) {
 }
 
 TEST(Uci, FindsMateInOneAndReportsIt) {
-  const auto lines = session("setoption name UCI_ShowWDL value true\nposition fen 3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\ngo nodes 400\n");
+  const auto lines =
+      session("setoption name UCI_ShowWDL value true\nposition fen 3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w\ngo nodes 400\n");
   EXPECT_EQ(bestmove(lines).first, "h6d6");  // the only move that wins at once
   const auto infos = with_prefix(lines, "info depth");
   ASSERT_FALSE(infos.empty());
@@ -183,7 +183,7 @@ TEST(Uci, StopDuringInfinite) {
   UciEngine engine(out);
   engine.command("position startpos");
   engine.command("go infinite");
-  engine.command("isready");  // answered during the search
+  engine.command("isready");     // answered during the search
   engine.command("go nodes 5");  // refused: the infinite search only ends on stop
   engine.command("stop");
   engine.command("go nodes 10");  // after stop: waits for the stopped search, then runs
@@ -191,7 +191,8 @@ TEST(Uci, StopDuringInfinite) {
   const auto lines = lines_of(out.str());
   const auto ready = std::find(lines.begin(), lines.end(), "readyok");
   ASSERT_NE(ready, lines.end());
-  const auto b = std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("bestmove", 0) == 0; });
+  const auto b =
+      std::find_if(lines.begin(), lines.end(), [](const std::string& l) { return l.rfind("bestmove", 0) == 0; });
   ASSERT_NE(b, lines.end());
   EXPECT_LT(ready - lines.begin(), b - lines.begin());
   EXPECT_EQ(with_prefix(lines, "bestmove").size(), 2u);
@@ -208,9 +209,7 @@ TEST(Uci, QuitStopsAnInfiniteSearch) {
   EXPECT_TRUE(with_prefix(lines, "readyok").empty());  // nothing is read after quit
 }
 
-TEST(Uci, EndOfInputStopsAnInfiniteSearch) {
-  EXPECT_EQ(with_prefix(session("go infinite\n"), "bestmove").size(), 1u);
-}
+TEST(Uci, EndOfInputStopsAnInfiniteSearch) { EXPECT_EQ(with_prefix(session("go infinite\n"), "bestmove").size(), 1u); }
 
 // go depth D ends once this search's simulations average D plies (reported as depth).
 TEST(Uci, GoDepthEndsTheSearch) {

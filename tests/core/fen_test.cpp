@@ -69,8 +69,8 @@ TEST(Fen, RejectsMalformedInput) {
 // A 100 KB FEN (or field of one) comes back in the message clipped, not whole.
 TEST(Fen, ErrorsDoNotEchoHugeInput) {
   const std::string huge(100000, 'r');
-  for (const std::string& fen : {huge + " w", "4k4/9/9/9/9/9/9/9/9/5K3 " + huge,
-                                 "4k4/9/9/9/9/9/9/9/9/5K3 w - - " + huge + " 1"}) {
+  for (const std::string& fen :
+       {huge + " w", "4k4/9/9/9/9/9/9/9/9/5K3 " + huge, "4k4/9/9/9/9/9/9/9/9/5K3 w - - " + huge + " 1"}) {
     try {
       Position::from_fen(fen);
       ADD_FAILURE() << "accepted";

@@ -133,8 +133,8 @@ TEST(Game, DeadDrawWithoutPiecesThatCrossTheRiver) {
   EXPECT_EQ(Game("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/3K1A3 w").state(), S(Result::DRAW, Termination::DEAD_DRAW));
   EXPECT_EQ(Game("4k4/9/9/9/9/9/9/9/9/3K5 b").state(), S(Result::DRAW, Termination::DEAD_DRAW));
   // One pawn, horse, cannon or chariot on either side is enough to play on.
-  for (const char* fen : {"3ak4/9/9/9/9/9/4P4/9/9/3K5 w", "3ak4/9/9/9/8n/9/9/9/9/3K5 w",
-                          "3ak4/9/9/9/9/9/9/9/9/3K1c3 w", "3ak4/9/9/9/9/9/9/9/9/R2K5 w"})
+  for (const char* fen : {"3ak4/9/9/9/9/9/4P4/9/9/3K5 w", "3ak4/9/9/9/8n/9/9/9/9/3K5 w", "3ak4/9/9/9/9/9/9/9/9/3K1c3 w",
+                          "3ak4/9/9/9/9/9/9/9/9/R2K5 w"})
     EXPECT_FALSE(Game(fen).over()) << fen;
   // Reached by capturing the last such piece.
   Game g("4k4/9/9/9/9/9/9/9/3p5/3K5 w");

@@ -50,8 +50,7 @@ TEST(MoveParse, IllegalMovesSayWhy) {
   EXPECT_NE(error_of(pos, "a3a2").find("one step forward before crossing"), std::string::npos);
   EXPECT_NE(error_of(Position::from_fen("1r1k5/9/1n7/9/1P7/9/9/1C7/9/5K3 w"), "b2b9").find("more than one piece"),
             std::string::npos);
-  EXPECT_NE(error_of(Position::from_fen("3k5/9/9/9/4P4/9/9/9/9/5K3 w"), "e5e4").find("never back"),
-            std::string::npos);
+  EXPECT_NE(error_of(Position::from_fen("3k5/9/9/9/4P4/9/9/9/9/5K3 w"), "e5e4").find("never back"), std::string::npos);
   EXPECT_NE(error_of(pos, "e0e2").find("one orthogonal step"), std::string::npos);
   // Flying general and check.
   EXPECT_NE(error_of(Position::from_fen("4k4/4a4/9/9/9/9/9/9/9/4K4 b"), "e8d7").find("kings would face"),

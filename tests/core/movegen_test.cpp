@@ -32,8 +32,8 @@ TEST(MoveGen, CannonNeedsExactlyOneScreenToCapture) {
   // Red cannon b2 slides to b3/b4, captures the horse b7 over its own pawn b5 (the
   // screen may be either colour), and cannot reach the chariot b9 behind two pieces.
   const char* fen = "1r1k5/9/1n7/9/1P7/9/9/1C7/9/5K3 w";
-  EXPECT_EQ(legal_moves(fen, "b2"), (Moves{"b2a2", "b2b0", "b2b1", "b2b3", "b2b4", "b2b7", "b2c2", "b2d2",
-                                           "b2e2", "b2f2", "b2g2", "b2h2", "b2i2"}));
+  EXPECT_EQ(legal_moves(fen, "b2"), (Moves{"b2a2", "b2b0", "b2b1", "b2b3", "b2b4", "b2b7", "b2c2", "b2d2", "b2e2",
+                                           "b2f2", "b2g2", "b2h2", "b2i2"}));
 }
 
 TEST(MoveGen, CannonScreenIsTheKingsOwnPiece) {

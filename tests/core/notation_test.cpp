@@ -112,10 +112,10 @@ TEST(Notation, TandemPieces) {
   EXPECT_EQ(move_to_iccs(parse_chinese(pos, "後俥進一")), "a0a1");
   // Black chariots on a6 (front, nearer Red) and a9, Black's file 1.
   check_cases("r3k4/9/9/r8/9/9/9/9/9/3K5 b", {
-                                                  {"a6a5", "R++1", "前车进1"},
-                                                  {"a9a8", "R-+1", "后车进1"},
-                                                  {"a6b6", "R+.2", "前车平2"},
-                                              });
+                                                 {"a6a5", "R++1", "前车进1"},
+                                                 {"a9a8", "R-+1", "后车进1"},
+                                                 {"a6b6", "R+.2", "前车平2"},
+                                             });
   // Horses and cannons on one file.
   check_cases("4k4/9/9/9/9/9/1N7/9/1N7/3K5 w", {{"b3c5", "H++7", "前马进七"}, {"b1a3", "H-+9", "后马进九"}});
   check_cases("4k4/9/9/9/9/9/2C6/9/2C6/3K5 w", {{"c3c9", "C++6", "前炮进六"}, {"c1d1", "C-.6", "后炮平六"}});
@@ -166,16 +166,20 @@ TEST(Notation, TandemPawnsOnTwoFiles) {
 
 TEST(Notation, InputVariants) {
   const Position pos;
-  for (const char* t : {"C2.5", "C2=5", "c2.5", "C25", " C2.5 "}) EXPECT_EQ(move_to_iccs(parse_wxf(pos, t)), "h2e2") << t;
+  for (const char* t : {"C2.5", "C2=5", "c2.5", "C25", " C2.5 "})
+    EXPECT_EQ(move_to_iccs(parse_wxf(pos, t)), "h2e2") << t;
   for (const char* t : {"N8+7", "h8+7"}) EXPECT_EQ(move_to_iccs(parse_wxf(pos, t)), "b0c2") << t;
   for (const char* t : {"B3+5", "M3+5"}) EXPECT_EQ(move_to_iccs(parse_wxf(pos, t)), "g0e2") << t;
   EXPECT_EQ(move_to_iccs(parse_wxf(pos, "G5+1")), "e0e1");
   EXPECT_EQ(move_to_iccs(parse_wxf(pos, "S3+1")), "g3g4");
   for (const char* t : {"炮二平五", "砲二平五", "包二平五", "炮2平5", "炮２平５", "炮 二 平 五", "炮二　平五"})
     EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "h2e2") << t;
-  for (const char* t : {"马八进七", "馬八進七", "傌八进七", "马8进7"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "b0c2") << t;
-  for (const char* t : {"车一进一", "車一進一", "俥一进一"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "i0i1") << t;
-  for (const char* t : {"帅五进一", "帥五进一", "将五进一"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "e0e1") << t;
+  for (const char* t : {"马八进七", "馬八進七", "傌八进七", "马8进7"})
+    EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "b0c2") << t;
+  for (const char* t : {"车一进一", "車一進一", "俥一进一"})
+    EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "i0i1") << t;
+  for (const char* t : {"帅五进一", "帥五进一", "将五进一"})
+    EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "e0e1") << t;
   for (const char* t : {"相三进五", "象三进五"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "g0e2") << t;
   for (const char* t : {"仕四进五", "士四进五"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "f0e1") << t;
   for (const char* t : {"兵三进一", "卒三进一"}) EXPECT_EQ(move_to_iccs(parse_chinese(pos, t)), "g3g4") << t;
@@ -271,8 +275,8 @@ Position random_position(std::mt19937& rng) {
 // Traditional characters and full-width digits for the same move.
 std::string traditional(std::string s) {
   const std::pair<const char*, const char*> swaps[] = {
-      {"马", "馬"}, {"车", "車"}, {"炮", "砲"}, {"帅", "帥"}, {"将", "將"}, {"进", "進"}, {"后", "後"},
-      {"1", "１"},  {"5", "５"},  {"9", "９"},
+      {"马", "馬"}, {"车", "車"}, {"炮", "砲"}, {"帅", "帥"}, {"将", "將"},
+      {"进", "進"}, {"后", "後"}, {"1", "１"},  {"5", "５"},  {"9", "９"},
   };
   for (const auto& [from, to] : swaps)
     for (size_t at; (at = s.find(from)) != std::string::npos;) s.replace(at, std::string(from).size(), to);
@@ -328,12 +332,41 @@ TEST(Notation, RoundTripRandomGames) {
 // another exception or a crash. (fuzz/fuzz_parse.cpp explores this further; inputs it finds
 // belong here.)
 TEST(FuzzRegression, BadInputOnlyThrowsParseErrors) {
-  const std::string nul("C2\0" "5", 4);
+  const std::string nul(
+      "C2\0"
+      "5",
+      4);
   const std::string inputs[] = {
-      "", " ", "\n", nul, std::string(1000, '+'), std::string(300, 'P'), "\xff", "\xe7\x82\xae\xe4",
-      "\xf4\x90\x80\x80\xf4\x90\x80\x80", "\xc0\xaf\xc0\xaf\xc0\xaf\xc0\xaf", "炮", "前前前前", "一二三四",
-      "++++", "----", "P+++", "9999", "+P+P", "R+.", ".+R1", "=2=5", "前中后进", "进进进进", "1卒进1",
-      "五兵进一", "后三平二", "炮\xe4\xba平五", "h2e2", "H2E2", "i9i9",
+      "",
+      " ",
+      "\n",
+      nul,
+      std::string(1000, '+'),
+      std::string(300, 'P'),
+      "\xff",
+      "\xe7\x82\xae\xe4",
+      "\xf4\x90\x80\x80\xf4\x90\x80\x80",
+      "\xc0\xaf\xc0\xaf\xc0\xaf\xc0\xaf",
+      "炮",
+      "前前前前",
+      "一二三四",
+      "++++",
+      "----",
+      "P+++",
+      "9999",
+      "+P+P",
+      "R+.",
+      ".+R1",
+      "=2=5",
+      "前中后进",
+      "进进进进",
+      "1卒进1",
+      "五兵进一",
+      "后三平二",
+      "炮\xe4\xba平五",
+      "h2e2",
+      "H2E2",
+      "i9i9",
   };
   const Position positions[] = {Position(), Position::from_fen("4k4/9/2P6/2P3P2/2P3P2/9/9/9/9/3K5 w"),
                                 Position::from_fen("2P1k4/2P6/2P6/2P6/2P6/9/9/9/9/3K5 w")};
@@ -348,10 +381,11 @@ TEST(FuzzRegression, BadInputOnlyThrowsParseErrors) {
         }
       }
     }
-  for (const std::string& fen : {std::string("4k4/9/9/9/9/9/9/9/9/4K4"), std::string(5000, '/'),
-                                 std::string("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99999999 1"),
-                                 std::string("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0"), std::string("\xff\xfe w"),
-                                 std::string("9/9/9/9/9/9/9/9/9/9 w"), std::string("4k4/9/9/9/9/9/9/9/9/3K5 x")}) {
+  for (const std::string& fen :
+       {std::string("4k4/9/9/9/9/9/9/9/9/4K4"), std::string(5000, '/'),
+        std::string("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 99999999 1"),
+        std::string("4k4/9/9/9/9/9/9/9/9/3K5 w - - 0 0"), std::string("\xff\xfe w"),
+        std::string("9/9/9/9/9/9/9/9/9/9 w"), std::string("4k4/9/9/9/9/9/9/9/9/3K5 x")}) {
     try {
       Position::from_fen(fen);
       ADD_FAILURE() << "accepted " << fen;

@@ -57,13 +57,13 @@ TEST(Position, FullmoveCountsBlackMoves) {
 TEST(Position, AttackQueries) {
   const Position pos;
   EXPECT_FALSE(pos.in_check());
-  EXPECT_TRUE(pos.is_attacked(make_square(4, 1), RED));    // e1: advisors and king
-  EXPECT_TRUE(pos.is_attacked(make_square(4, 2), RED));    // e2: elephants over free eyes
-  EXPECT_TRUE(pos.is_attacked(make_square(4, 4), RED));    // e4: the pawn e3
-  EXPECT_FALSE(pos.is_attacked(make_square(4, 3), RED));   // e3: the king far below does not count
+  EXPECT_TRUE(pos.is_attacked(make_square(4, 1), RED));   // e1: advisors and king
+  EXPECT_TRUE(pos.is_attacked(make_square(4, 2), RED));   // e2: elephants over free eyes
+  EXPECT_TRUE(pos.is_attacked(make_square(4, 4), RED));   // e4: the pawn e3
+  EXPECT_FALSE(pos.is_attacked(make_square(4, 3), RED));  // e3: the king far below does not count
   EXPECT_FALSE(pos.is_attacked(make_square(4, 5), RED));
-  EXPECT_TRUE(pos.is_attacked(make_square(2, 7), BLACK));  // c7: horse b9
-  EXPECT_FALSE(pos.is_attacked(make_square(4, 6), BLACK)); // e6: nothing black reaches it
+  EXPECT_TRUE(pos.is_attacked(make_square(2, 7), BLACK));   // c7: horse b9
+  EXPECT_FALSE(pos.is_attacked(make_square(4, 6), BLACK));  // e6: nothing black reaches it
   // The black cannon h7 captures the horse h0 over the screen h2 (the red cannon).
   EXPECT_TRUE(pos.is_attacked(make_square(7, 0), BLACK));
   // Flying general counts only against a king.
@@ -84,7 +84,8 @@ TEST(Position, AttackCountsEqualAttackersOnEverySquareOverRandomGames) {
         pos.attack_counts(c, counts);
         Square out[32];
         for (Square s = 0; s < SQUARE_NB; ++s)
-          ASSERT_EQ(int(counts[s]), pos.attackers(s, c, out)) << pos.fen() << " square " << int(s) << " colour " << int(c);
+          ASSERT_EQ(int(counts[s]), pos.attackers(s, c, out))
+              << pos.fen() << " square " << int(s) << " colour " << int(c);
       }
       ++positions;
       MoveList moves(pos);

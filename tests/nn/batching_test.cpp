@@ -89,7 +89,8 @@ TEST(BatchingEvaluator, WaitsForAFullBatchBeforeTheDeadline) {
   const Inputs in(4, 8);
   std::vector<std::thread> threads;
   std::vector<EvalResult> results(4);
-  for (int t = 0; t < 4; ++t) threads.emplace_back([&, t] { b.evaluate_one(in.requests[size_t(t)], results[size_t(t)]); });
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] { b.evaluate_one(in.requests[size_t(t)], results[size_t(t)]); });
   for (auto& th : threads) th.join();
   EXPECT_EQ(inner->calls(), 1u);
   EXPECT_EQ(inner->max_batch_seen(), 4u);

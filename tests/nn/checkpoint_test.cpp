@@ -175,8 +175,9 @@ TEST_F(CheckpointTest, VersionOneFilesStillLoad) {
   EXPECT_EQ(meta.step(), 77);
   v1[8] = 3;  // a version this build does not know
   write(path("v3.ckpt"), v1);
-  EXPECT_NE(error_of([&] { read_checkpoint(path("v3.ckpt")); }).find("container version 3, this build reads versions 1 to 2"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of([&] { read_checkpoint(path("v3.ckpt")); }).find("container version 3, this build reads versions 1 to 2"),
+      std::string::npos);
 }
 
 TEST_F(CheckpointTest, SavingReplacesAtomically) {

@@ -52,8 +52,8 @@ TEST(Planes, ExpandMatchesTheEncoding) {
   EXPECT_EQ(planes[0][KING - 1][0][4].item<float>(), 1.0f);
   EXPECT_EQ(planes[0][7 + CANNON - 1][7][4].item<float>(), 1.0f);
   EXPECT_EQ(planes.narrow(1, 0, 14).sum().item<float>(), 32.0f);
-  EXPECT_EQ(planes[0][14].mean().item<float>(), 1.0f);  // repetition >= 1
-  EXPECT_EQ(planes[0][15].mean().item<float>(), 0.0f);  // repetition >= 2
+  EXPECT_EQ(planes[0][14].mean().item<float>(), 1.0f);       // repetition >= 1
+  EXPECT_EQ(planes[0][15].mean().item<float>(), 0.0f);       // repetition >= 2
   EXPECT_FLOAT_EQ(planes[0][16][3][3].item<float>(), 0.5f);  // 60 / 120
   EXPECT_EQ(planes[0][17].mean().item<float>(), 1.0f);
   for (int p = 0; p < 14; ++p)
@@ -68,7 +68,8 @@ TEST(Network, ShapesParametersAndLabelLogits) {
       net->eval();
       const Inputs in(3, 1);
       std::vector<uint8_t> bytes(3 * compact_width(PlaneLayout{}));
-      for (int b = 0; b < 3; ++b) write_compact(in.requests[size_t(b)], PlaneLayout{}, bytes.data() + b * compact_width(PlaneLayout{}));
+      for (int b = 0; b < 3; ++b)
+        write_compact(in.requests[size_t(b)], PlaneLayout{}, bytes.data() + b * compact_width(PlaneLayout{}));
       torch::Tensor compact = torch::from_blob(bytes.data(), {3, compact_width(PlaneLayout{})}, torch::kUInt8).clone();
       auto out = net->forward_compact(compact);
       EXPECT_EQ(out.first.sizes(), (std::vector<int64_t>{3, kPolicyPlanes * SQUARE_NB}));
@@ -99,7 +100,8 @@ TEST(TorchEvaluator, PriorsAreAMaskedSoftmaxOverLegalMoves) {
   std::vector<uint8_t> bytes(compact_width(PlaneLayout{}));
   write_compact(in.requests[5], PlaneLayout{}, bytes.data());
   c10::InferenceMode guard;
-  auto out = net->forward_compact(torch::from_blob(bytes.data(), {1, compact_width(PlaneLayout{})}, torch::kUInt8).clone());
+  auto out =
+      net->forward_compact(torch::from_blob(bytes.data(), {1, compact_width(PlaneLayout{})}, torch::kUInt8).clone());
   torch::Tensor dense = label_logits(out.first)[0];
   std::vector<int64_t> legal(in.requests[5].labels, in.requests[5].labels + in.requests[5].n_labels);
   torch::Tensor expected = torch::softmax(dense.index_select(0, torch::tensor(legal)), 0);
@@ -141,7 +143,8 @@ TEST(TorchEvaluator, BatchingWrapperWithManyThreadsMatchesSingle) {
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
     threads.emplace_back([&, t] {
-      for (int i = 0; i < kPer; ++i) batching.evaluate_one(inputs[size_t(t)].requests[size_t(i)], got[size_t(t)][size_t(i)]);
+      for (int i = 0; i < kPer; ++i)
+        batching.evaluate_one(inputs[size_t(t)].requests[size_t(i)], got[size_t(t)][size_t(i)]);
     });
   for (auto& th : threads) th.join();
   for (int t = 0; t < kThreads; ++t)

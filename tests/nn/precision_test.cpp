@@ -128,7 +128,7 @@ TEST(OutputCheck, FiguresAndExcessOfHandMadeResults) {
   got = ref;
   got[0].priors = {0.45f, 0.35f, 0.2f};  // same top move
   got[0].wdl = {0.21f, 0.3f, 0.49f};
-  got[1].priors = {0.39f, 0.61f};  // top move differs: 0.6 - 0.4 of reference prior lost
+  got[1].priors = {0.39f, 0.61f};            // top move differs: 0.6 - 0.4 of reference prior lost
   got[2].priors = {0.3501f, 0.3499f, 0.3f};  // top move differs by a near-tie
   const OutputDifference d = compare_outputs(ref, got);
   EXPECT_EQ(d.positions, 4);
@@ -167,8 +167,8 @@ TEST(OutputCheck, Bfloat16OnCpuIsWithinItsToleranceAndTheCheckFailsPastIt) {
     std::vector<EvalResult> got(in.requests.size());
     bf16.evaluate(in.requests, got);
     const OutputDifference d = compare_outputs(expected, got);
-    EXPECT_EQ(tolerance_excess(d, tol), "") << "max|dprior| " << d.max_prior << " max|dwdl| " << d.max_wdl
-                                            << " top-1 " << d.top1_agreement;
+    EXPECT_EQ(tolerance_excess(d, tol), "")
+        << "max|dprior| " << d.max_prior << " max|dwdl| " << d.max_wdl << " top-1 " << d.top1_agreement;
     EXPECT_GT(d.max_prior, 0.0);  // bfloat16 arithmetic did run
     EXPECT_GT(d.max_wdl, 0.0);
 

@@ -1,7 +1,6 @@
 // The self-play generator and game records, with the uniform and test evaluators (no torch).
 #include <gtest/gtest.h>
 
-
 #include <memory>
 #include <mutex>
 #include <set>
@@ -11,7 +10,6 @@
 #include "nn/policy_labels.h"
 #include "records/record_io.h"
 #include "selfplay/selfplay.h"
-
 
 namespace xq::selfplay {
 namespace {

@@ -19,8 +19,10 @@ using fixtures::expect_consistent;
 // A scripted UCI "engine" in /bin/sh whose reply to `go` is `on_go`.
 UciEngineOptions fake_engine(const std::string& on_go) {
   UciEngineOptions o;
-  o.command = "while read -r line; do case \"$line\" in uci) echo 'id name fake'; echo uciok;; "
-              "isready) echo readyok;; go*) " + on_go + ";; quit) exit 0;; esac; done";
+  o.command =
+      "while read -r line; do case \"$line\" in uci) echo 'id name fake'; echo uciok;; "
+      "isready) echo readyok;; go*) " +
+      on_go + ";; quit) exit 0;; esac; done";
   o.start_timeout_ms = 5000;
   o.node_timeout_ms = 300;
   return o;
@@ -83,9 +85,10 @@ TEST(UciPlayer, ScriptedEngineMovesAndGetsTheRightPositions) {
   // Plays h2e2 when given the start position and h9g7 when given moves: checks that the
   // position is sent, the bestmove read, info lines skipped and their node count kept.
   UciEngineOptions o;
-  o.command = "while read -r line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; "
-              "position*) pos=\"$line\";; go*) case \"$pos\" in *moves*) echo 'info depth 1 nodes 5'; "
-              "echo 'bestmove h9g7';; *) echo 'bestmove h2e2';; esac;; quit) exit 0;; esac; done";
+  o.command =
+      "while read -r line; do case \"$line\" in uci) echo uciok;; isready) echo readyok;; "
+      "position*) pos=\"$line\";; go*) case \"$pos\" in *moves*) echo 'info depth 1 nodes 5'; "
+      "echo 'bestmove h9g7';; *) echo 'bestmove h2e2';; esac;; quit) exit 0;; esac; done";
   UciEnginePlayer engine(o);
   Game g;
   engine.new_game(g);
@@ -112,19 +115,32 @@ UciEngineOptions dialect_engine(const std::string& option_line, bool ranks_from_
                                                         : std::vector<std::string>{"h2e2", "h9g7", "h0g2"};
   const std::string start = "position fen " + std::string(Position::kStartFen);
   UciEngineOptions o;
-  o.command = "v=no; while read -r line; do case \"$line\" in "
-              "uci) echo 'id name fake-fsf'; echo '" + option_line + "'; echo uciok;; "
-              "'setoption name UCI_Variant value xiangqi') v=yes;; "
-              "isready) echo readyok;; "
-              "position*) pos=\"$line\";; "
-              "go*) if [ $v != " + std::string(ranks_from_one ? "yes" : "no") + " ] || "
-              "{ [ -n '" + go_needed + "' ] && [ \"$line\" != '" + go_needed + "' ]; }; "
-              "then echo 'bestmove zz99'; else case \"$pos\" in "
-              "'" + start + "') echo 'bestmove " + moves[0] + "';; "
-              "'" + start + " moves " + moves[0] + "') echo 'bestmove " + moves[1] + "';; "
-              "'" + start + " moves " + moves[0] + " " + moves[1] + "') echo 'bestmove " + moves[2] + "';; "
-              "*) echo 'bestmove zz98';; esac; fi;; "
-              "quit) exit 0;; esac; done";
+  o.command =
+      "v=no; while read -r line; do case \"$line\" in "
+      "uci) echo 'id name fake-fsf'; echo '" +
+      option_line +
+      "'; echo uciok;; "
+      "'setoption name UCI_Variant value xiangqi') v=yes;; "
+      "isready) echo readyok;; "
+      "position*) pos=\"$line\";; "
+      "go*) if [ $v != " +
+      std::string(ranks_from_one ? "yes" : "no") +
+      " ] || "
+      "{ [ -n '" +
+      go_needed + "' ] && [ \"$line\" != '" + go_needed +
+      "' ]; }; "
+      "then echo 'bestmove zz99'; else case \"$pos\" in "
+      "'" +
+      start + "') echo 'bestmove " + moves[0] +
+      "';; "
+      "'" +
+      start + " moves " + moves[0] + "') echo 'bestmove " + moves[1] +
+      "';; "
+      "'" +
+      start + " moves " + moves[0] + " " + moves[1] + "') echo 'bestmove " + moves[2] +
+      "';; "
+      "*) echo 'bestmove zz98';; esac; fi;; "
+      "quit) exit 0;; esac; done";
   o.start_timeout_ms = 5000;
   o.node_timeout_ms = 2000;
   return o;

@@ -2,10 +2,10 @@
 // directory per test, and the binary started as a child process.
 #pragma once
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -25,12 +25,9 @@
 #include "training/collective.h"
 #include "training/run_dir.h"
 
-
-
 namespace xq::training::fixtures {
 
 namespace fs = std::filesystem;
-
 
 inline constexpr const char* kConfig = R"(
 network { blocks: 1 channels: 8 value_hidden: 16 }

@@ -70,12 +70,15 @@ std::string write_engine(const std::string& name, const std::string& option_line
   std::ofstream(path) << "#!/bin/sh\n"
                          "v=no\n"
                          "while read -r line; do case \"$line\" in\n"
-                         "uci) echo 'id name scripted'; echo '" << option_line << "'; echo uciok;;\n"
+                         "uci) echo 'id name scripted'; echo '"
+                      << option_line
+                      << "'; echo uciok;;\n"
                          "'setoption name UCI_Variant value xiangqi') v=yes;;\n"
                          "isready) echo readyok;;\n"
                          "position*) pos=\"$line\";;\n"
                          "'go depth 3') if [ $v = yes ] && [ \"$pos\" = 'position fen "
-                      << Position::kStartFen << "' ]; then echo 'bestmove h3e3'; else echo 'bestmove zz99'; fi;;\n"
+                      << Position::kStartFen
+                      << "' ]; then echo 'bestmove h3e3'; else echo 'bestmove zz99'; fi;;\n"
                          "go*) echo 'bestmove zz98';;\n"
                          "quit) exit 0;;\n"
                          "esac; done\n";

@@ -97,7 +97,8 @@ double fit_accuracy(const std::string& precision, uint64_t seed, double* chance_
     for (int i = 0; i < 64; ++i) batch.push_back(samples[rng() % samples.size()]);
     trainer.step(batch);
   }
-  const std::string path = (fs::temp_directory_path() / ("xqzero_material_" + std::to_string(::getpid()) + ".xqz")).string();
+  const std::string path =
+      (fs::temp_directory_path() / ("xqzero_material_" + std::to_string(::getpid()) + ".xqz")).string();
   trainer.save(path, "material fit", rng);
 
   // Accuracy through the inference path (the evaluator search uses), on unseen positions.

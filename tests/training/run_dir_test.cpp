@@ -17,9 +17,8 @@ namespace {
 class RunDirTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() /
-           ("xqzero_rundir_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() / ("xqzero_rundir_" + std::to_string(::getpid()) + "_" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }
@@ -37,15 +36,15 @@ TEST(CheckpointNames, StepRoundTrip) {
   EXPECT_EQ(checkpoint_name(123), "ckpt-00000123.xqz");
   EXPECT_EQ(checkpoint_step("ckpt-00000123.xqz"), 123);
   EXPECT_EQ(checkpoint_step(checkpoint_name(1234567890)), 1234567890);
-  for (const char* bad : {"latest", "ckpt-.xqz", "ckpt-12a.xqz", "ckpt-00000010.xqz.tmp", "xckpt-1.xqz",
-                          "ckpt--1.xqz", "ckpt-1234567890123456789012.xqz", ""})
+  for (const char* bad : {"latest", "ckpt-.xqz", "ckpt-12a.xqz", "ckpt-00000010.xqz.tmp", "xckpt-1.xqz", "ckpt--1.xqz",
+                          "ckpt-1234567890123456789012.xqz", ""})
     EXPECT_EQ(checkpoint_step(bad), -1) << bad;
 }
 
 TEST_F(RunDirTest, CheckpointsNewestFirstByStep) {
   EXPECT_TRUE(checkpoints_newest_first((dir_ / "missing").string()).empty());
-  for (const char* name : {"ckpt-00000010.xqz", "ckpt-00000002.xqz", "ckpt-100000000.xqz", "ckpt-00000005.xqz.tmp",
-                           "notes.txt"})
+  for (const char* name :
+       {"ckpt-00000010.xqz", "ckpt-00000002.xqz", "ckpt-100000000.xqz", "ckpt-00000005.xqz.tmp", "notes.txt"})
     std::ofstream(dir_ / name) << "x";
   fs::create_directories(dir_ / "ckpt-00000099.xqz");  // a directory, not a checkpoint
   const std::vector<std::string> expected = {"ckpt-100000000.xqz", "ckpt-00000010.xqz", "ckpt-00000002.xqz"};
@@ -57,8 +56,7 @@ TEST_F(RunDirTest, SecondLockIsRefusedNamingTheHolder) {
   fs::create_directories(run);
   {
     const RunDirLock first(run);
-    EXPECT_NE(slurp(fs::path(run) / "lock").find("pid " + std::to_string(::getpid()) + " on host "),
-              std::string::npos);
+    EXPECT_NE(slurp(fs::path(run) / "lock").find("pid " + std::to_string(::getpid()) + " on host "), std::string::npos);
     // Another open file description, even in this process, does not get it.
     try {
       const RunDirLock second(run);

@@ -26,9 +26,8 @@ TEST_F(TrainRun, TrainsOnTheGamesOfTwoWorkers) {
   ASSERT_EQ(latest_step(run_), 0) << slurp(tlog);
   auto worker = [&](const std::string& id) {
     const fs::path log = dir_ / (id + ".txt");
-    return std::make_pair(spawn({XQZERO_BINARY, "selfplay", "--follow", run_.string(), "--worker-id", id, "--quiet"},
-                                log, log),
-                          log);
+    return std::make_pair(
+        spawn({XQZERO_BINARY, "selfplay", "--follow", run_.string(), "--worker-id", id, "--quiet"}, log, log), log);
   };
   const auto w1 = worker("w1"), w2 = worker("w2");
   const Finished t = wait_for(trainer, tlog, tlog);
@@ -91,7 +90,8 @@ TEST_F(TrainRun, TwoRanksOverGloo) {
     std::vector<std::pair<pid_t, fs::path>> r;
     for (int rank = 0; rank < 2; ++rank) {
       std::vector<std::string> a = extra;
-      a.insert(a.end(), {"--world-size", "2", "--rank", std::to_string(rank), "--master", master, "--dist-timeout", "60"});
+      a.insert(a.end(),
+               {"--world-size", "2", "--rank", std::to_string(rank), "--master", master, "--dist-timeout", "60"});
       const fs::path log = dir_ / (name + "-rank" + std::to_string(rank) + ".txt");
       r.emplace_back(spawn(args(a), log, log), log);
     }

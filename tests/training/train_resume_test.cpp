@@ -28,8 +28,7 @@ TEST_F(TrainRun, SurvivesKillNineAndLocksOutASecondTrainer) {
   const std::string config_before = slurp(run_ / "config.textproto");
   const Finished second = train({"--max-steps", "100000"}, true, "second");
   EXPECT_TRUE(second.exited && second.code != 0) << second.code << ": " << second.err;
-  EXPECT_NE(second.err.find("is in use by pid " + std::to_string(pid) + " on host "), std::string::npos)
-      << second.err;
+  EXPECT_NE(second.err.find("is in use by pid " + std::to_string(pid) + " on host "), std::string::npos) << second.err;
   EXPECT_NE(second.err.find("lock file " + (run_ / "lock").string()), std::string::npos) << second.err;
   EXPECT_EQ(newlines(second.err), 1) << second.err;
   EXPECT_EQ(slurp(run_ / "config.textproto"), config_before);
@@ -165,14 +164,15 @@ TEST_F(TrainRun, BadConfigsLeaveTheRunDirectoryIntact) {
     const std::string name = std::string(field).substr(0, std::string(field).find(':'));
     const std::string zero = config_with(field, name + ": 0");
     write_text(stored, zero);
-    expect_error(train({"--max-steps", "20"}, false, name),
-                 "config '" + stored.string() + "': line " + std::to_string(line_of(zero, name)) + ": training." +
-                     name + " = 0 is out of range");
+    expect_error(train({"--max-steps", "20"}, false, name), "config '" + stored.string() + "': line " +
+                                                                std::to_string(line_of(zero, name)) + ": training." +
+                                                                name + " = 0 is out of range");
   }
   const std::string unknown = config_with("log_every: 5", "log_every: 5 bogus: 1");
   write_text(stored, unknown);
   const Finished syntax = train({"--max-steps", "20"}, false, "syntax");
-  expect_error(syntax, "config '" + stored.string() + "': line " + std::to_string(line_of(unknown, "bogus")) + " column ");
+  expect_error(syntax,
+               "config '" + stored.string() + "': line " + std::to_string(line_of(unknown, "bogus")) + " column ");
   EXPECT_EQ(syntax.err.find("libprotobuf"), std::string::npos) << syntax.err;
   write_text(stored, stored_text);
   expect_intact("a stored config that does not validate");

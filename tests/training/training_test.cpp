@@ -13,8 +13,8 @@
 #include "core/movegen.h"
 #include "nn/policy_labels.h"
 #include "records/record_io.h"
-#include "selfplay/selfplay.h"
 #include "records/record_scanner.h"
+#include "selfplay/selfplay.h"
 #include "training/replay_window.h"
 #include "training/trainer.h"
 
@@ -25,7 +25,6 @@ namespace {
 
 using test::cpu_training;
 using test::some_games;
-
 
 using records::RecordScanner;
 
@@ -44,7 +43,8 @@ void scan_usable(RecordScanner& scanner, const RecordScanner::Warn& warn, const 
 // The usable games of the files the scanner has not read yet.
 std::vector<xqzero::GameRecord> read_new(RecordScanner& scanner, const RecordScanner::Warn& warn) {
   std::vector<xqzero::GameRecord> games;
-  scan_usable(scanner, warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { games.push_back(std::move(g)); });
+  scan_usable(scanner, warn,
+              [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&&) { games.push_back(std::move(g)); });
   return games;
 }
 
@@ -60,7 +60,8 @@ TEST(TrainingPosition, FromRecordKeepsTargetsOnly) {
       if (m.training_target()) {
         const TrainingPosition& p = positions[k++];
         EXPECT_EQ(p.encoding, nn::encode(game.position(), game.repetition_count()));
-        const int expected = g.result() == "1/2-1/2" ? 0 : ((g.result() == "1-0") == (game.side_to_move() == RED) ? 1 : -1);
+        const int expected =
+            g.result() == "1/2-1/2" ? 0 : ((g.result() == "1-0") == (game.side_to_move() == RED) ? 1 : -1);
         EXPECT_EQ(p.result, expected);
         // Every legal move is an entry (weight 0 where the search gave none), largest first.
         EXPECT_EQ(int(p.n_policy), MoveList(game.position()).size());
@@ -94,7 +95,7 @@ TEST(ReplayWindow, GrowsWithDataWithinBounds) {
   for (size_t i = 0; i < batch.size(); ++i) batch[i].result = int8_t(i % 3 - 1);
   EXPECT_EQ(w.window_size(), 0);
   w.add(batch);
-  EXPECT_EQ(w.window_size(), 7);  // fewer than window_min stored: all of them
+  EXPECT_EQ(w.window_size(), 7);              // fewer than window_min stored: all of them
   for (int i = 0; i < 40; ++i) w.add(batch);  // 287 positions
   EXPECT_EQ(w.total_added(), 287);
   EXPECT_EQ(w.window_size(), 100);  // 0.5 * 287 clamped to window_max
@@ -259,7 +260,8 @@ TEST(TrainingPosition, MaterialTargetLooksAhead) {
     Game game(g.start_fen(), records::record_settings(g));
     std::vector<Color> movers;
     for (const auto& m : g.moves()) {
-      red_minus_black.push_back(material_half_pawns(game.position(), RED) - material_half_pawns(game.position(), BLACK));
+      red_minus_black.push_back(material_half_pawns(game.position(), RED) -
+                                material_half_pawns(game.position(), BLACK));
       movers.push_back(game.side_to_move());
       game.play(parse_legal_move(game.position(), m.move()));
     }
