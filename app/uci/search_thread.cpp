@@ -85,7 +85,7 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   wait();
   evaluator_ = std::move(evaluator);
   settings_ = settings;
-  settings_.threads = std::max(1, settings_.threads);
+  settings_.search.threads = std::max(1, settings_.search.threads);
   settings_.multipv = std::max(1, settings_.multipv);
   limits_ = limits;
   root_game_ = game;
@@ -124,12 +124,7 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   // Taking over a large kept tree copies it (Tree::advance): done in the search thread, so
   // that isready and stop are answered meanwhile; the clock already runs.
   thread_ = std::thread([this] {
-    search::ParallelSettings ps;
-    ps.params = settings_.params;
-    ps.threads = settings_.threads;
-    ps.leaves_per_batch = settings_.leaves_per_batch;
-    ps.max_tree_bytes = settings_.max_tree_bytes;
-    search_.prepare(root_game_, ps, limits_.nodes, *evaluator_);
+    search_.prepare(root_game_, settings_.search, limits_.nodes, *evaluator_);
     run();
   });
 }

@@ -35,12 +35,9 @@
 namespace xq::app::uci {
 
 struct SearchSettings {
-  search::SearchParams params;
-  int threads = 1;
-  int leaves_per_batch = 8;
+  search::ParallelSettings search;  // parameters, threads, leaves per round, tree memory
   int multipv = 1;
   bool show_wdl = false;
-  size_t max_tree_bytes = size_t(1) << 30;  // all workers together; a full tree stops growing
   int64_t info_interval_ms = 1000;
 };
 

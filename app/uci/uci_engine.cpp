@@ -371,12 +371,12 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   if (!wait_for_finite_search("go")) return;
   ensure_evaluator();
   SearchSettings s;
-  s.params = selfplay::search_params(config_.search());
-  s.threads = int(find_option("Threads")->integer());
-  s.leaves_per_batch = config_.search().leaves_per_batch();
+  s.search.params = selfplay::search_params(config_.search());
+  s.search.threads = int(find_option("Threads")->integer());
+  s.search.leaves_per_batch = config_.search().leaves_per_batch();
   s.multipv = int(find_option("MultiPV")->integer());
   s.show_wdl = find_option("UCI_ShowWDL")->check();
-  s.max_tree_bytes = size_t(find_option("Hash")->integer()) << 20;
+  s.search.max_tree_bytes = size_t(find_option("Hash")->integer()) << 20;
   SearchLimits limits;
   limits.nodes = r.go.nodes;
   limits.depth = r.go.depth;
