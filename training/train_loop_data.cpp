@@ -36,7 +36,7 @@ void TrainLoop::rebuild_window() {
     for_each_usable_game(path, games, warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
       add_game(g, positions);
       ++games_on_disk_;
-    });
+    }, tc().fast_value_targets());
   });
   if (games_on_disk_ > 0)
     out_ << "train: " << games_on_disk_ << " games and " << window_->total_added() << " target positions on disk\n";
@@ -65,7 +65,7 @@ void TrainLoop::scan_worker_games() {
   scanner_->scan_new(
       warn,
       [&](const std::string& path, std::vector<xqzero::GameRecord>&& games) {
-        for_each_usable_game(path, games, warn, use);
+        for_each_usable_game(path, games, warn, use, tc().fast_value_targets());
       },
       [this](const std::string& name) { return !lead_ || name.rfind(std::string(kSelfplayPrefix) + "-", 0) != 0; });
 }
@@ -100,7 +100,7 @@ void TrainLoop::start_selfplay() {
         return net_.current.for_thread(thread);
       },
       [this](xqzero::GameRecord&& g) {
-        std::vector<TrainingPosition> positions = positions_of(g);
+        std::vector<TrainingPosition> positions = positions_of(g, tc().fast_value_targets());
         std::lock_guard<std::mutex> lock(sink_mutex_);
         add_game(g, positions);
         positions_this_run_ += int64_t(positions.size());

@@ -4,6 +4,7 @@
 #include <torch/torch.h>
 #include <torch/version.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
@@ -45,12 +46,14 @@ void set_autocast(bool cuda, bool on) {
 // A prepared batch: host tensors first, then moved to the trainer's device.
 struct Batch {
   torch::Tensor compact;       // uint8 [B, compact width]: the encoding, then the attack map if used
-  torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row
+  torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row (0 in a
+                               // value-only sample's row)
+  double policy_rows = 0;      // the samples with a policy target
   torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
   torch::Tensor wdl;           // float [B, 3]
   torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
   torch::Tensor material;      // float [B]: material balance / 10 half-pawns
-  double policy_entropy = 0;   // mean over the batch
+  double policy_entropy = 0;   // mean over the samples with a policy target
   double value_entropy = 0;    // of the mean W/D/L target
 };
 
@@ -111,6 +114,7 @@ struct Trainer::Impl {
       if (layout.attacks) nn::attack_map(s.encoding.squares, c + i * width + nn::attack_offset(layout));
       float sum = 0;
       for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
+      if (sum > 0) ++b.policy_rows;
       for (int k = 0; k < s.n_policy; ++k) {
         if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
         if (sum <= 0 || s.weights[k] == 0) continue;
@@ -130,7 +134,7 @@ struct Trainer::Impl {
       for (int k = 0; k < 3; ++k) v[i * 3 + k] = z[k];
       mat[i] = float(s.material) / kMaterialScale;
     }
-    b.policy_entropy = n > 0 ? entropy / double(n) : 0;
+    b.policy_entropy = b.policy_rows > 0 ? entropy / b.policy_rows : 0;
     for (double m : mean_wdl)
       if (m > 0) b.value_entropy -= m / kept * std::log(m / kept);
     return b;
@@ -167,7 +171,8 @@ struct Trainer::Impl {
     if (b.illegal.defined()) logits = logits + b.illegal;
     const torch::Tensor wdl = h.wdl.to(torch::kFloat32);
     Losses l;
-    l.policy = -(b.policy * torch::log_softmax(logits, 1)).sum(1).mean();
+    // Averaged over the samples that have a policy target (value-only samples' rows are 0).
+    l.policy = -(b.policy * torch::log_softmax(logits, 1)).sum() / std::max(1.0, b.policy_rows);
     const torch::Tensor value_ce = -(b.wdl * torch::log_softmax(wdl, 1)).sum(1);
     l.value = (value_ce * b.value_weight).sum() / b.value_weight.sum().clamp_min(1.0);
     l.total = l.policy + config.value_loss_weight() * l.value;

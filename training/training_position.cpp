@@ -52,7 +52,7 @@ int material_half_pawns(const Position& pos, Color side) {
   return sum;
 }
 
-std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
+std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, bool fast_value_targets) {
   Result result;
   if (!parse_result(record.result(), result) || result == Result::ONGOING)
     throw std::runtime_error("game has no final result ('" + clipped(record.result()) + "')");
@@ -67,7 +67,8 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
   for (const auto& mr : record.moves()) {
     const Position& pos = game.position();
     red_material.push_back(material_half_pawns(pos, RED) - material_half_pawns(pos, BLACK));
-    if (mr.training_target() && mr.policy_label_size() > 0) {
+    const bool policy_target = mr.training_target() && mr.policy_label_size() > 0;
+    if (policy_target || fast_value_targets) {
       TrainingPosition p{};
       p.encoding = nn::encode(pos, game.repetition_count());
       const Color us = game.side_to_move();
@@ -75,7 +76,7 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record) {
       p.termination = termination;
       p.root_value = quantise((mr.root_value() + 1) * 0.5f);
       p.root_draw = quantise(mr.root_draw());
-      fill_policy(game, mr, p);
+      if (policy_target) fill_policy(game, mr, p);  // else n_policy 0: a value-only sample
       out.push_back(p);
       target_index.push_back(red_material.size() - 1);
       target_mover.push_back(us);
@@ -99,13 +100,14 @@ TrainingPosition mirrored(const TrainingPosition& p) {
 }
 
 void for_each_usable_game(const std::string& path, std::vector<xqzero::GameRecord>& games,
-                          const std::function<void(const std::string&)>& warn, const UsePositions& use) {
+                          const std::function<void(const std::string&)>& warn, const UsePositions& use,
+                          bool fast_value_targets) {
   size_t skipped = 0;
   std::string first_problem;
   for (size_t i = 0; i < games.size(); ++i) {
     std::vector<TrainingPosition> positions;
     try {
-      positions = positions_of(games[i]);
+      positions = positions_of(games[i], fast_value_targets);
     } catch (const std::exception& e) {
       if (skipped++ == 0) first_problem = "game " + std::to_string(i + 1) + ": " + e.what();
       continue;

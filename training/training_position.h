@@ -30,7 +30,7 @@ struct TrainingPosition {
   nn::Encoding encoding;  // 92 bytes
   int8_t result;          // +1 win, 0 draw, -1 loss for the side to move
   uint8_t termination;    // how the game ended (core/game.h Termination)
-  uint8_t n_policy;       // entries used: the legal moves
+  uint8_t n_policy;       // entries used: the legal moves; 0 for a value-only sample
   int8_t material;        // material balance (half-pawns, side to move's view) at the
                           // auxiliary horizon (kMaterialHorizon plies later, or the end)
   uint16_t root_value;    // (value + 1) / 2 * 65535, value = win - loss for the side to move
@@ -43,16 +43,19 @@ static_assert(sizeof(TrainingPosition) == 612, "training/replay_window.h states 
 // Plies ahead at which the material target is taken (the game's end when it is nearer).
 constexpr int kMaterialHorizon = 12;
 
-// The training targets of one recorded game, in move order (only moves marked as training
-// targets). Throws std::runtime_error when the record is inconsistent (a bad FEN or move).
-std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record);
+// The training samples of one recorded game, in move order: the moves marked as training
+// targets and, with `fast_value_targets` (training.fast_value_targets), every other move as a
+// value-only sample (n_policy 0: no policy target). Throws std::runtime_error when the record
+// is inconsistent (a bad FEN or move).
+std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, bool fast_value_targets = false);
 
 // Gives `use` each game of `games` (read from the record file `path`) that training can use
 // (positions_of accepts it), with its positions; `warn` receives one line for the others,
 // naming the file, how many games were skipped and the first one's problem.
 using UsePositions = std::function<void(xqzero::GameRecord&& game, std::vector<TrainingPosition>&& positions)>;
 void for_each_usable_game(const std::string& path, std::vector<xqzero::GameRecord>& games,
-                          const std::function<void(const std::string&)>& warn, const UsePositions& use);
+                          const std::function<void(const std::string&)>& warn, const UsePositions& use,
+                          bool fast_value_targets = false);
 
 // The left-right mirror image of a sample (board and policy labels).
 TrainingPosition mirrored(const TrainingPosition& p);
