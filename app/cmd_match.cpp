@@ -1,4 +1,7 @@
 // xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS] [--a-limit L] ...
+#include <atomic>
+#include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <optional>
@@ -13,6 +16,14 @@
 #include "training/player_factory.h"
 
 namespace xq::app {
+
+namespace {
+std::atomic<bool> g_match_stop{false};
+extern "C" void on_match_signal(int) {
+  if (g_match_stop) std::_Exit(130);  // the second signal: at once
+  g_match_stop = true;
+}
+}  // namespace
 
 namespace {
 
@@ -88,8 +99,9 @@ std::unique_ptr<selfplay::Player> make_player(const std::string& which, const Ar
 constexpr const char* kMatchHelp =
     "usage: xqzero match --a P --b P --games N [--openings FILE] [--nodes N | --movetime MS]\n"
     "                    [--a-limit LIST] [--b-limit LIST] ...\n"
-    "A player P is a checkpoint file, uniform (search with uniform priors), random, greedy\n"
-    "(one-ply material) or uci:COMMAND (an external UCI engine, run with /bin/sh -c).\n"
+    "A player P is a checkpoint file, net (the bundled net, nets/xqzero-default.xqz), uniform\n"
+    "(search with uniform priors), random, greedy (one-ply material) or uci:COMMAND (an\n"
+    "external UCI engine, run with /bin/sh -c).\n"
     "  --games N             games to play (colours alternate; default 2)\n"
     "  --openings FILE       one opening per line: FEN [moves ...], ICCS moves from the start,\n"
     "                        or 'startpos|fen F moves ...'; each is played with both colours\n"
@@ -205,7 +217,16 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
     if (games_file) *games_file << format_game(g) << "\n" << std::flush;
     if (records) records->add(selfplay::to_game_record(g));
   };
+  // SIGINT/SIGTERM: no new game starts, the games being played finish, and every finished
+  // game is written and counted in the result line (a second signal ends it at once).
+  g_match_stop = false;
+  options.stop = &g_match_stop;
+  std::signal(SIGINT, on_match_signal);
+  std::signal(SIGTERM, on_match_signal);
   const selfplay::MatchResult r = selfplay::play_match(*a, *b, options);
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
+  if (g_match_stop) out << "match: stopped after " << r.games.size() << " of " << options.games << " games\n";
   if (records) records->flush();
   if (games_file && !*games_file) err << "xqzero match: writing '" << args.get("out") << "' failed\n";
   out << "result: " << r.summary() << "\n";

@@ -21,6 +21,7 @@
 #include "nn/net_config.h"
 #include "records/record_writer.h"
 #include "selfplay/selfplay_config.h"
+#include "training/run_dir.h"
 #include "training/run_follower.h"
 
 namespace xq::app {
@@ -62,6 +63,19 @@ std::string default_worker_id() {
   return id + "-" + std::to_string(getpid());
 }
 
+// A worker may start before its trainer: it waits for the run's configuration (unless it has
+// its own) and first checkpoint. Returns false when a stop signal ended the wait.
+bool wait_for_trainer(const std::string& run, bool has_config, std::ostream& err) {
+  bool said = false;
+  while (!g_stop && ((!has_config && !std::filesystem::exists(run + "/config.textproto")) ||
+                     !std::filesystem::exists(run + "/latest"))) {
+    if (!said) err << "selfplay: waiting for the trainer of " << run << " (its config.textproto and latest)\n";
+    said = true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  return !g_stop;
+}
+
 // `xqzero selfplay --follow RUN_DIR`: a self-play worker of a trainer's run directory
 // (README "Scaling out"). Plays with the newest checkpoint `latest` names (switching between
 // games), writes games/worker-<id>-NNNNNN.rec.gz, stops cleanly on SIGINT/SIGTERM (the games
@@ -73,11 +87,21 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
   const std::string run = args.get("follow");
   if (run.empty()) throw UsageError("--follow needs a run directory");
   const std::string config_path = run + "/config.textproto";
-  if (!args.has("config") && !std::filesystem::exists(config_path))
-    throw UsageError("run directory '" + run + "' has no config.textproto yet (start `xqzero train --run-dir " + run +
-                     "` first, or give --config)");
-  xqzero::Config config = load_config(args.has("config") ? args.get("config") : config_path, args.get_all("set"));
   const std::string id = args.has("worker-id") ? checked_worker_id(args.get("worker-id")) : default_worker_id();
+  // One process per worker id: two would play the same games (the seed comes from the id).
+  std::filesystem::create_directories(run + "/games");
+  const training::RunDirLock id_lock(run, "games/worker-" + id + ".lock",
+                                     "worker id '" + id + "' of run directory '" + run + "'");
+  g_stop = false;
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  if (!wait_for_trainer(run, args.has("config"), err)) {
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    out << "selfplay: stopped while waiting for the trainer of " << run << "\n";
+    return 0;
+  }
+  xqzero::Config config = load_config(args.has("config") ? args.get("config") : config_path, args.get_all("set"));
   const long long games = args.get_int("games", 0, 0, 1000000000);
   if (args.has("threads")) config.mutable_selfplay()->set_threads(int(args.get_int("threads", 1, 1, 256)));
   // Workers must not play the same games: the seed is the config's mixed with the worker id.
@@ -101,9 +125,6 @@ int selfplay_follow(const Args& args, std::ostream& out, std::ostream& err) {
         writer.add(std::move(g));
       });
   out << "selfplay: worker " << id << " following " << run << " from " << follower.checkpoint() << "\n" << std::flush;
-  g_stop = false;
-  std::signal(SIGINT, on_stop_signal);
-  std::signal(SIGTERM, on_stop_signal);
   std::atomic<bool> finished{false};
   std::thread worker([&] {
     runner.run(uint64_t(games));
@@ -181,7 +202,10 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
       throw UsageError("--evaluator must be torch, uniform or test, got '" + e + "'");
     config.mutable_evaluator()->set_name(e);
   }
-  if (args.has("model")) config.mutable_evaluator()->set_weights(args.get("model"));
+  if (args.has("model") && nn::is_uniform_weights(args.get("model")))
+    config.mutable_evaluator()->set_name("uniform");  // as analyse and match take it
+  else if (args.has("model"))
+    config.mutable_evaluator()->set_weights(args.get("model"));
   validate_config(config);
 
   const selfplay::SelfplayOptions options = selfplay::selfplay_options(config);
@@ -200,16 +224,27 @@ int cmd_selfplay(const std::vector<std::string>& argv, std::ostream& out, std::o
 
   const auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  std::thread worker([&] { runner.run(uint64_t(games)); });
+  // SIGINT/SIGTERM stop it cleanly: every finished game is written, the summary printed.
+  g_stop = false;
+  std::signal(SIGINT, on_stop_signal);
+  std::signal(SIGTERM, on_stop_signal);
+  std::atomic<bool> finished{false};
+  std::thread worker([&] {
+    runner.run(uint64_t(games));
+    finished = true;
+  });
   double next = 2.0;
-  while (runner.stats().games.load() < uint64_t(games)) {
+  while (!finished) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    if (g_stop) runner.stop();
     if (!args.has("quiet") && elapsed() >= next) {
       print_progress(err, runner.stats(), elapsed(), "selfplay: ");
       next += 2.0;
     }
   }
   worker.join();
+  std::signal(SIGINT, SIG_DFL);
+  std::signal(SIGTERM, SIG_DFL);
   writer.flush();
   print_progress(out, runner.stats(), elapsed(), "done: ");
   const auto& s = runner.stats();

@@ -17,22 +17,26 @@ extern "C" void on_signal(int) { g_stop = true; }
 }  // namespace
 
 int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> options{"config", "run-dir", "max-seconds", "max-steps", "device", "set"};
+  std::vector<std::string> options{"config", "run-dir", "max-seconds", "max-steps", "max-positions", "device", "set"};
   options.insert(options.end(), distributed_option_names().begin(), distributed_option_names().end());
   const Args args(argv, options, {});
   if (args.help()) {
-    out << "usage: xqzero train [--config F] [--run-dir DIR] [--max-seconds S] [--max-steps N] [--device D]\n"
+    out << "usage: xqzero train [--config F] [--run-dir DIR] [--max-seconds S] [--max-steps N] [--max-positions N]\n"
+           "                    [--device D]\n"
            "Runs self-play and training together (the main job).\n"
            "  --config F       configuration (default: the run directory's own config.textproto when\n"
            "                   resuming, else the embedded tiny config)\n"
            "  --run-dir DIR    run directory (default runs/default); running again resumes it\n"
            "  --max-seconds S  stop after S seconds (overrides training.max_seconds)\n"
            "  --max-steps N    stop at training step N (overrides training.max_steps)\n"
+           "  --max-positions N  stop once the run's self-play has played N moves over all its\n"
+           "                   invocations (overrides training.max_positions): a budget of work\n"
+           "                   that means the same on a slower machine\n"
            "  --device D       trainer and evaluator device (cpu, cuda, cuda:N, auto)\n"
            "  --set S.F=V      change one field of the run's configuration, e.g. --set\n"
            "                   training.learning_rate=0.01 (repeatable; recorded in config.textproto)\n"
-           "                   (these three hold for this invocation, resumed or not, and are not\n"
-           "                   written to the run's config.textproto)\n"
+           "The limits and --device hold for this invocation, resumed or not, and are not written to\n"
+           "the run's config.textproto.\n"
            "Data-parallel training over torch c10d (Gloo), N processes on one run directory:\n"
            "  --world-size N   number of trainer processes (ranks); default 1 or $WORLD_SIZE\n"
            "  --rank R         this process's rank, 0..N-1; default 0 or $RANK\n"
@@ -59,6 +63,7 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   if (args.has("device")) o.device = args.get("device");
   if (args.has("max-seconds")) o.max_seconds = args.get_int("max-seconds", 0, 0, INT64_MAX);
   if (args.has("max-steps")) o.max_steps = args.get_int("max-steps", 0, 0, INT64_MAX);
+  if (args.has("max-positions")) o.max_positions = args.get_int("max-positions", 0, 0, INT64_MAX);
   o.distributed = distributed_options(args);  // torchrun's variables, then the flags
   if (const std::string why = training::prepare_run_dir(o.run_dir); !why.empty())
     throw UsageError("option --run-dir: " + why);

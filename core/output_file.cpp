@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -35,11 +36,10 @@ void sync_directory_of(const std::string& path) {
   }
 }
 
-}  // namespace
-
-void replace_file(const std::string& path, const std::vector<std::string_view>& parts, const std::string& what) {
-  const std::string tmp = path + ".tmp";
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+// Writes `parts` to the new file `tmp` (created exclusively) and syncs it; on failure `tmp`
+// is removed and FileError names it.
+void write_synced(const std::string& tmp, const std::vector<std::string_view>& parts, const std::string& what) {
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) throw FileError(file_message(what, tmp, "cannot create: " + errno_text()));
   try {
     for (std::string_view part : parts) write_all(fd, part, tmp, what);
@@ -54,12 +54,38 @@ void replace_file(const std::string& path, const std::vector<std::string_view>& 
     ::unlink(tmp.c_str());
     throw FileError(file_message(what, tmp, "cannot close: " + why));
   }
+}
+
+// A temporary name beside `path` that no other writer (thread or process) uses.
+std::string private_tmp_name(const std::string& path) {
+  static std::atomic<uint64_t> counter{0};
+  return path + ".tmp." + std::to_string(::getpid()) + "." + std::to_string(counter.fetch_add(1));
+}
+
+}  // namespace
+
+void replace_file(const std::string& path, const std::vector<std::string_view>& parts, const std::string& what) {
+  const std::string tmp = private_tmp_name(path);
+  write_synced(tmp, parts, what);
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     const std::string why = errno_text();
     ::unlink(tmp.c_str());
     throw FileError(file_message(what, path, "cannot rename " + tmp + " over it: " + why));
   }
   sync_directory_of(path);
+}
+
+bool create_file(const std::string& path, const std::vector<std::string_view>& parts, const std::string& what) {
+  const std::string tmp = private_tmp_name(path);
+  write_synced(tmp, parts, what);
+  // link() fails when `path` exists: the file appears whole, and never over another one.
+  const bool created = ::link(tmp.c_str(), path.c_str()) == 0;
+  const int link_errno = errno;
+  ::unlink(tmp.c_str());
+  if (!created && link_errno != EEXIST)
+    throw FileError(file_message(what, path, std::string("cannot create: ") + std::strerror(link_errno)));
+  if (created) sync_directory_of(path);
+  return created;
 }
 
 }  // namespace xq

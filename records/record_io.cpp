@@ -191,7 +191,10 @@ xqzero::GameRecord read_record(RecordBytes& in, const std::string& path, size_t 
 
 }  // namespace
 
-void write_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games) {
+namespace {
+
+// The gzip'ed, length-delimited bytes of a record file of `games`.
+std::string record_file_bytes(const std::string& path, const std::vector<xqzero::GameRecord>& games) {
   std::string raw;
   {
     google::protobuf::io::StringOutputStream sos(&raw);
@@ -201,9 +204,24 @@ void write_record_file(const std::string& path, const std::vector<xqzero::GameRe
       if (!g.SerializeToCodedStream(&out)) fail(path, "could not serialise a game record");
     }
   }
-  const std::string data = gzip(raw, path);
+  return gzip(raw, path);
+}
+
+}  // namespace
+
+void write_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games) {
+  const std::string data = record_file_bytes(path, games);
   try {
     replace_file(path, {data}, "record file");
+  } catch (const FileError& e) {
+    throw RecordFileError(e.what());
+  }
+}
+
+bool create_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games) {
+  const std::string data = record_file_bytes(path, games);
+  try {
+    return create_file(path, {data}, "record file");
   } catch (const FileError& e) {
     throw RecordFileError(e.what());
   }

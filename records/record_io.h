@@ -15,9 +15,13 @@ struct RecordFileError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Writes `games` to `path` atomically: to `path`.tmp, flushed to disk, then renamed.
-// Throws RecordFileError naming the file on failure.
+// Writes `games` to `path` atomically (core/output_file.h: a private temporary name, flushed
+// to disk, then renamed over `path`). Throws RecordFileError naming the file on failure.
 void write_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games);
+
+// The same for a new file: writes it only if no file `path` exists (not even one a
+// concurrent writer creates meanwhile) and returns whether it did.
+bool create_record_file(const std::string& path, const std::vector<xqzero::GameRecord>& games);
 
 // Reads every game of `path`: every gzip member of it, in order (a file of concatenated
 // record files holds all their games). Throws RecordFileError naming the file and what is

@@ -57,11 +57,15 @@ void RecordWriter::add(xqzero::GameRecord&& game) {
 
 void RecordWriter::flush() {
   if (held_.empty()) return;
-  char seq[16];
-  std::snprintf(seq, sizeof seq, "%06d", next_sequence_);
-  const std::string path = (fs::path(dir_) / (prefix_ + "-" + seq + kSuffix)).string();
-  write_record_file(path, held_);
-  ++next_sequence_;
+  // Each file is created exclusively: a name another writer took since (a second process on
+  // the same directory and prefix) is skipped, never overwritten.
+  std::string path;
+  for (;;) {
+    char seq[16];
+    std::snprintf(seq, sizeof seq, "%06d", next_sequence_++);
+    path = (fs::path(dir_) / (prefix_ + "-" + seq + kSuffix)).string();
+    if (create_record_file(path, held_)) break;
+  }
   ++files_;
   games_written_ += held_.size();
   last_file_ = path;

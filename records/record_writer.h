@@ -1,7 +1,8 @@
 // Collects finished games and writes them to record files of `games_per_file` games in a
-// directory, each file written atomically (records/record_io.h). File names are
-// <prefix>-<sequence, 6 digits>.rec.gz; the sequence continues after the highest one
-// already in the directory, so a resumed run never overwrites a file.
+// directory, each file written atomically and created exclusively (records/record_io.h). File
+// names are <prefix>-<sequence, 6 digits>.rec.gz; the sequence continues after the highest
+// one already in the directory, and a name taken meanwhile (another writer with the same
+// prefix) is skipped, so no writer ever overwrites a file.
 #pragma once
 
 #include <string>

@@ -163,12 +163,14 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
   std::vector<Opening> openings = options.openings;
   if (openings.empty()) openings.push_back(Opening());
   r.games.resize(size_t(games));
+  std::vector<char> played(size_t(games), 0);  // a stop leaves games unplayed
   std::atomic<int64_t> next{0};
   std::mutex mutex;
   std::exception_ptr error;  // the first exception of any game slot, rethrown after the join
 
   auto worker = [&](Player& pa, Player& pb) {
     for (;;) {
+      if (options.stop && options.stop->load()) return;
       const int64_t i = next.fetch_add(1);
       if (i >= games) return;
       try {
@@ -183,6 +185,7 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
         g.a_is_red = a_red;
         std::lock_guard<std::mutex> lock(mutex);
         r.games[size_t(i)] = g;
+        played[size_t(i)] = 1;
         if (options.on_game) options.on_game(r.games[size_t(i)]);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mutex);
@@ -210,6 +213,10 @@ MatchResult play_match(Player& a, Player& b, const MatchOptions& options) {
   }
   if (error) std::rethrow_exception(error);
 
+  std::vector<GameOutcome> done;
+  for (size_t i = 0; i < r.games.size(); ++i)
+    if (played[i]) done.push_back(std::move(r.games[i]));
+  r.games = std::move(done);
   for (const GameOutcome& g : r.games) {
     const int p = g.a_points();
     if (p == 2)

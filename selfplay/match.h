@@ -13,6 +13,7 @@
 // termination "forfeit" with the reason; the match goes on.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -60,6 +61,9 @@ struct MatchOptions {
   uint64_t seed = 1;  // varies the clones of random players between game slots
   // Called after each game (from the thread that played it, serialised by the runner).
   std::function<void(const GameOutcome&)> on_game;
+  // When set and true, no further game starts; the games being played are finished and the
+  // result counts the games played (a clean stop of `xqzero match` on SIGINT).
+  const std::atomic<bool>* stop = nullptr;
 };
 
 struct GameOutcome {

@@ -1,5 +1,6 @@
 #include "training/metrics_log.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -53,6 +54,17 @@ void truncate_metrics(const std::string& path, int64_t step) {
     if (s <= step) kept += line + "\n";
   }
   write_file_atomically(path, kept);
+}
+
+double last_run_seconds(const std::string& path) {
+  if (!std::filesystem::exists(path)) return 0;
+  std::istringstream in(read_file(path, kMaxMetricsBytes, "metrics file"));
+  double last = 0;
+  for (std::string line; std::getline(in, line);) {
+    const size_t at = line.find("\"run_s\":");
+    if (at != std::string::npos) last = std::max(last, std::strtod(line.c_str() + at + 8, nullptr));
+  }
+  return last;
 }
 
 }  // namespace xq::training

@@ -35,4 +35,8 @@ Json termination_json(const int64_t* counts);
 // its checkpoint); the file is replaced atomically. Nothing to do when it does not exist.
 void truncate_metrics(const std::string& path, int64_t step);
 
+// The largest "run_s" (the run's training time over all its invocations) of the file's lines:
+// where a resumed run's clock goes on. 0 when the file or the field is missing.
+double last_run_seconds(const std::string& path);
+
 }  // namespace xq::training

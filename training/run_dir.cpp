@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -39,22 +40,22 @@ std::string prepare_run_dir(const std::string& path) {
   return "";
 }
 
-RunDirLock::RunDirLock(const std::string& run_dir) {
-  const std::string path = (fs::path(run_dir) / "lock").string();
+RunDirLock::RunDirLock(const std::string& run_dir, const std::string& lock_name, const std::string& what) {
+  const std::string path = (fs::path(run_dir) / lock_name).string();
+  const std::string subject = what.empty() ? "run directory '" + run_dir + "'" : what;
   // O_CLOEXEC: a child process (an engine started for evaluation) must not keep the lock.
   fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (fd_ < 0) throw RunDirError("run directory '" + run_dir + "': cannot open " + path + ": " + errno_text());
+  if (fd_ < 0) throw RunDirError(subject + ": cannot open " + path + ": " + errno_text());
   if (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int why = errno;
     char buf[256] = {};
     const ssize_t n = ::pread(fd_, buf, sizeof buf - 1, 0);
     ::close(fd_);
     fd_ = -1;
-    if (why != EWOULDBLOCK)
-      throw RunDirError("run directory '" + run_dir + "': cannot lock " + path + ": " + std::strerror(why));
+    if (why != EWOULDBLOCK) throw RunDirError(subject + ": cannot lock " + path + ": " + std::strerror(why));
     const std::string holder = n > 0 ? trim(std::string(buf, size_t(n))) : "";
-    throw RunDirError("run directory '" + run_dir + "' is in use by " +
-                      (holder.empty() ? std::string("another process") : holder) + " (lock file " + path + ")");
+    throw RunDirError(subject + " is in use by " + (holder.empty() ? std::string("another process") : holder) +
+                      " (lock file " + path + ")");
   }
   char host[256] = {};
   if (::gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
@@ -63,7 +64,7 @@ RunDirLock::RunDirLock(const std::string& run_dir) {
     const std::string why = errno_text();
     ::close(fd_);
     fd_ = -1;
-    throw RunDirError("run directory '" + run_dir + "': cannot write " + path + ": " + why);
+    throw RunDirError(subject + ": cannot write " + path + ": " + why);
   }
 }
 
@@ -118,6 +119,11 @@ std::string read_latest(const std::string& path) {
   std::string s = read_file(path, 4096, "run file 'latest'");
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ' || s.back() == '\r')) s.pop_back();
   return s;
+}
+
+void fault_point(const char* name) {
+  const char* at = std::getenv("XQZERO_FAULT");
+  if (at && std::strcmp(at, name) == 0) std::_Exit(86);
 }
 
 }  // namespace xq::training

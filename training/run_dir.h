@@ -25,8 +25,9 @@ std::string prepare_run_dir(const std::string& path);
 class RunDirLock {
  public:
   // Throws RunDirError "run directory 'R' is in use by pid N on host H (lock file R/lock)"
-  // when another process holds it.
-  explicit RunDirLock(const std::string& run_dir);
+  // when another process holds it. `lock_name` (relative to the directory) and `what` (the
+  // subject of the messages) serve other locks in it, such as a self-play worker's id.
+  explicit RunDirLock(const std::string& run_dir, const std::string& lock_name = "lock", const std::string& what = "");
   ~RunDirLock();
   RunDirLock(const RunDirLock&) = delete;
   RunDirLock& operator=(const RunDirLock&) = delete;
@@ -49,5 +50,10 @@ std::string read_latest(const std::string& path);
 // Writes `text` to "<path>.tmp", fsyncs it, renames it over `path` and fsyncs the directory,
 // so `path` holds either its old or its new contents whatever happens. Throws RunDirError.
 void write_file_atomically(const std::string& path, const std::string& text);
+
+// A fault-injection point for the tests of crash safety: when the environment variable
+// XQZERO_FAULT equals `name`, the process ends at once (exit status 86, nothing flushed), as a
+// kill -9 at that moment would. Does nothing otherwise.
+void fault_point(const char* name);
 
 }  // namespace xq::training

@@ -10,6 +10,7 @@ namespace {
 void apply_invocation_settings(const TrainLoopOptions& o, xqzero::Config& config) {
   if (o.max_steps) config.mutable_training()->set_max_steps(*o.max_steps);
   if (o.max_seconds) config.mutable_training()->set_max_seconds(*o.max_seconds);
+  if (o.max_positions) config.mutable_training()->set_max_positions(*o.max_positions);
   if (o.device) {
     config.mutable_training()->set_device(*o.device);
     config.mutable_evaluator()->set_device(*o.device);
@@ -68,6 +69,11 @@ void TrainLoop::open_run_dir() {
 // the caller). It is what config.textproto records; this invocation's settings go on top.
 void TrainLoop::resolve_config() {
   file_config_ = options_.config;
+  // A run's checkpoints belong to its config: without the file (a run started by an older
+  // version, or the file removed) only a config the user gives may continue it.
+  if (!fs::exists(config_path_) && !options_.config_given && !checkpoints_newest_first(ckpt_dir_.string()).empty())
+    throw RunDirError("run directory '" + run_.string() + "' has checkpoints but no " + config_path_.string() +
+                      "; give its configuration with --config");
   if (fs::exists(config_path_)) {
     const std::string source = "config '" + config_path_.string() + "'";
     stored_text_ = xq::read_file(config_path_.string(), kMaxConfigBytes, "config");
@@ -161,20 +167,27 @@ void TrainLoop::resume() {
       ckpt_dir_, checkpoint_step(latest_named_) >= 0 ? latest_named_ : "",
       [&] { return std::make_unique<Trainer>(config_.network(), tc()); }, trainer_, rng_, err_);
   latest_ = resumed;
+  if (!resumed.empty()) refuse_older_latest(resumed);
   if (!resumed.empty()) {
     out_ << "train: resuming " << run_.string() << " from " << latest_ << " (step " << trainer_->steps() << ")\n";
   } else if (has_latest) {
     throw RunDirError("run directory '" + run_.string() + "': " + latest_path_.string() + " exists but " +
                       ckpt_dir_.string() + " holds no checkpoint; not starting a new run over it");
   } else {
+    // The configuration is on disk before any checkpoint: a kill at any moment leaves no
+    // checkpoint without it.
+    if (stored_text_ != config_text_) write_file_atomically(config_path_.string(), config_text_);
+    stored_text_ = config_text_;
     latest_ = checkpoint_name(0);
     trainer_->save((ckpt_dir_ / latest_).string(), "xqzero train, initial weights", rng_);
+    fault_point("after-first-checkpoint");
     out_ << "train: new run in " << run_.string() << ", net " << nn::short_name(config_.network()) << " on "
          << trainer_->device_name() << "\n";
   }
   if (latest_ != latest_named_) write_file_atomically(latest_path_.string(), latest_ + "\n");
   previous_eval_checkpoint_ = (ckpt_dir_ / latest_).string();
   truncate_metrics((run_ / "metrics.jsonl").string(), trainer_->steps());
+  run_seconds_before_ = last_run_seconds((run_ / "metrics.jsonl").string());
   metrics_ = std::make_unique<MetricsLog>((run_ / "metrics.jsonl").string());
   start_step_ = trainer_->steps();
   start_samples_ = double(trainer_->samples_trained());
@@ -183,6 +196,41 @@ void TrainLoop::resume() {
     collective_->max(ready);  // the checkpoint and `latest` are on disk for the other ranks
     join_ranks();
   }
+}
+
+// Resuming from `resumed` would go back past checkpoints that load: training on would delete
+// their metrics and write over their names. One newer checkpoint is the gap a kill leaves
+// between writing a checkpoint and `latest` (resumed from it instead, with a warning: it is
+// whole); more is a `latest` set back by hand, refused with both names.
+void TrainLoop::refuse_older_latest(const std::string& resumed) {
+  std::vector<std::string> newer;  // the newest two that load, newest first
+  std::unique_ptr<Trainer> newest;
+  std::mt19937_64 newest_rng;
+  for (const std::string& name : checkpoints_newest_first(ckpt_dir_.string())) {
+    if (checkpoint_step(name) <= checkpoint_step(resumed) || newer.size() == 2) break;
+    auto trainer = std::make_unique<Trainer>(config_.network(), tc());
+    std::mt19937_64 rng = rng_;
+    try {
+      trainer->load((ckpt_dir_ / name).string(), rng);
+    } catch (const std::exception&) {
+      continue;
+    }
+    if (newer.empty()) {
+      newest = std::move(trainer);
+      newest_rng = rng;
+    }
+    newer.push_back(name);
+  }
+  if (newer.empty()) return;
+  if (newer.size() > 1)
+    throw RunDirError("run directory '" + run_.string() + "': " + latest_path_.string() + " names " + resumed +
+                      " but newer checkpoints load, up to " + newer.front() + "; resuming from " + resumed +
+                      " would write over them (move them aside, or set 'latest' to " + newer.front() + ")");
+  err_ << "train: warning: " << newer.front() << " is newer than " << resumed << " ('latest') and loads; resuming "
+       << "from it (a stop between writing a checkpoint and 'latest')\n";
+  trainer_ = std::move(newest);
+  rng_ = newest_rng;
+  latest_ = newer.front();
 }
 
 int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostream& err) {

@@ -46,7 +46,7 @@ struct TrainLoopOptions {
   std::vector<std::string> settings;
   // This invocation's settings (the command line's --max-steps, --max-seconds, --device),
   // applied over whichever configuration the run uses and not written to config.textproto.
-  std::optional<int64_t> max_steps, max_seconds;
+  std::optional<int64_t> max_steps, max_seconds, max_positions;
   std::optional<std::string> device;
   std::atomic<bool>* stop = nullptr;  // set by a signal handler to end the run cleanly
   // Data-parallel training (world_size > 1): every rank runs this loop on the same run
@@ -59,7 +59,7 @@ struct TrainLoopOptions {
   DistributedOptions distributed;
 };
 
-// Runs until max_steps, max_seconds or *stop. Returns the process exit status.
+// Runs until max_steps, max_seconds, max_positions or *stop. Returns the process exit status.
 int run_train_loop(const TrainLoopOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::training

@@ -22,6 +22,7 @@ void TrainLoop::add_game(const xqzero::GameRecord& g, const std::vector<Training
   Termination end = Termination::ONGOING;  // unknown names count as "ongoing"
   parse_termination(g.termination(), end);
   ++games_by_end_[int(end)];
+  selfplay_moves_ += g.moves_size();
   targets_by_end_[int(end)] += int64_t(positions.size());
 }
 
@@ -33,10 +34,13 @@ void TrainLoop::rebuild_window() {
   // Unusable games are skipped with one warning per file (the scanner replays each game once).
   const auto warn = [&](const std::string& w) { err_ << "train: warning: " << w << "\n"; };
   scanner_->scan_new(warn, [&](const std::string& path, std::vector<xqzero::GameRecord>&& games) {
-    for_each_usable_game(path, games, warn, [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
-      add_game(g, positions);
-      ++games_on_disk_;
-    }, tc().fast_value_targets());
+    for_each_usable_game(
+        path, games, warn,
+        [&](xqzero::GameRecord&& g, std::vector<TrainingPosition>&& positions) {
+          add_game(g, positions);
+          ++games_on_disk_;
+        },
+        tc().fast_value_targets());
   });
   if (games_on_disk_ > 0)
     out_ << "train: " << games_on_disk_ << " games and " << window_->total_added() << " target positions on disk\n";

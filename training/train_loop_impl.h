@@ -8,6 +8,7 @@
 
 #include <google/protobuf/text_format.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -97,6 +98,7 @@ class TrainLoop {
   void resolve_config();
   void connect();
   void resume();
+  void refuse_older_latest(const std::string& resumed);
   void resume_follower();
   void join_ranks();
   std::string rank_name() const;
@@ -142,6 +144,8 @@ class TrainLoop {
   std::unique_ptr<ReplayWindow> window_, heldout_;
   std::unique_ptr<records::RecordScanner> scanner_;
   int64_t games_by_end_[TERMINATION_NB] = {}, targets_by_end_[TERMINATION_NB] = {};
+  std::atomic<int64_t> selfplay_moves_{0};      // moves of every game of the run (max_positions)
+  double run_seconds_before_ = 0;               // the run's time in earlier invocations (metrics "run_s")
   int64_t games_on_disk_ = 0;                   // found in games/: at the start, and later written by workers
   int64_t worker_games_ = 0, stale_games_ = 0;  // read while training (train thread only)
   double next_worker_scan_ = 0;

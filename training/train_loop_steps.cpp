@@ -19,6 +19,7 @@ void TrainLoop::add_stats(Json& j) {
   const double games = double(st.games.load());
   j["games"] = games_on_disk_ + games_this_run_.load();
   j["positions"] = window_->total_added();
+  j["selfplay_moves"] = selfplay_moves_.load();
   j["window"] = window_->window_size();
   j["selfplay_positions_per_s"] = figure(double(st.moves.load()) / std::max(1e-9, elapsed()));
   j["avg_game_length"] = figure(games > 0 ? double(st.plies_sum.load()) / games : 0);
@@ -76,6 +77,8 @@ void TrainLoop::evaluate(const std::string& checkpoint) {
     line["kind"] = "eval";
     line["step"] = trainer_->steps();
     line["time_s"] = figure(elapsed());
+    line["run_s"] = figure(run_seconds_before_ + elapsed());
+    line["run_s"] = figure(run_seconds_before_ + elapsed());
     line["opponent"] = m.opponent;
     line["games"] = m.elo.games();
     line["wins"] = m.elo.wins;
@@ -108,6 +111,7 @@ std::string TrainLoop::checkpoint() {
   line["kind"] = "generation";
   line["step"] = trainer_->steps();
   line["time_s"] = figure(elapsed());
+  line["run_s"] = figure(run_seconds_before_ + elapsed());
   line["checkpoint"] = latest_;
   add_stats(line);
   metrics_->write(line);
@@ -142,6 +146,7 @@ void TrainLoop::log_step(const StepLosses& last) {
   line["kind"] = "train";
   line["step"] = trainer_->steps();
   line["time_s"] = figure(elapsed());
+  line["run_s"] = figure(run_seconds_before_ + elapsed());
   line["policy_loss"] = figure(sums_.mean(sums_.policy));
   line["policy_entropy"] = figure(sums_.mean(sums_.policy_entropy));
   line["value_loss"] = figure(sums_.mean(sums_.value));
@@ -167,7 +172,7 @@ void TrainLoop::log_step(const StepLosses& last) {
   last_log_samples_ = trainer_->samples_trained();
 }
 
-// Steps until max_steps, max_seconds or the stop flag; checkpoints and evaluations on their
+// Steps until max_steps, max_seconds, max_positions or the stop flag; checkpoints and evaluations on their
 // schedule. Returns the exit status (1 after an error, which is reported).
 int TrainLoop::train() {
   try {
@@ -175,7 +180,8 @@ int TrainLoop::train() {
     for (;;) {
       bool stop = (options_.stop && options_.stop->load()) ||
                   (tc().max_steps() > 0 && trainer_->steps() >= tc().max_steps()) ||
-                  (tc().max_seconds() > 0 && elapsed() >= double(tc().max_seconds()));
+                  (tc().max_seconds() > 0 && elapsed() >= double(tc().max_seconds())) ||
+                  (tc().max_positions() > 0 && selfplay_moves_.load() >= tc().max_positions());
       if (elapsed() >= next_worker_scan_) {
         scan_worker_games();
         next_worker_scan_ = elapsed() + kWorkerScanSeconds;

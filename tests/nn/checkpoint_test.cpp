@@ -1,6 +1,7 @@
 // Checkpoint files: round trip, metadata, extra sections, and clear failures for another
 // architecture, truncation, corruption (any flipped bit) and files of the wrong kind.
 #include <gtest/gtest.h>
+#include "tests/support/tmp_leftovers.h"
 
 #include <unistd.h>
 
@@ -60,7 +61,7 @@ TEST_F(CheckpointTest, RoundTripKeepsWeightsAndMetadata) {
       if (b.key().find("running_var") != std::string::npos) b.value().uniform_(0.5, 1.5);
   }
   save_checkpoint(path("a.ckpt"), net, 1234, "unit test", {{"optimizer", std::string("\0\1\2", 3)}});
-  EXPECT_FALSE(std::ifstream(path("a.ckpt.tmp")).good());
+  EXPECT_FALSE(::xq::test::tmp_leftovers(path("a.ckpt")));
   xqzero::CheckpointMeta meta;
   Network loaded = load_network(path("a.ckpt"), &meta);
   EXPECT_EQ(meta.step(), 1234);
@@ -185,7 +186,7 @@ TEST_F(CheckpointTest, SavingReplacesAtomically) {
   save_checkpoint(path("d.ckpt"), a, 1);
   save_checkpoint(path("d.ckpt"), b, 2);
   EXPECT_EQ(read_checkpoint(path("d.ckpt")).step(), 2);
-  EXPECT_FALSE(std::ifstream(path("d.ckpt.tmp")).good());
+  EXPECT_FALSE(::xq::test::tmp_leftovers(path("d.ckpt")));
   EXPECT_NE(error_of([&] { save_checkpoint(path("no/such/dir/e.ckpt"), a, 1); }).find("cannot create"),
             std::string::npos);
 }

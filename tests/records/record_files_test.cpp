@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <zlib.h>
+#include "tests/support/tmp_leftovers.h"
 
 #include <filesystem>
 #include <fstream>
@@ -62,7 +63,7 @@ TEST(RecordFiles, RoundTripAndErrors) {
   const auto games = sample_games(5);
   const std::string path = dir + "/a.rec.gz";
   write_record_file(path, games);
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(::xq::test::tmp_leftovers(path));
   const auto back = read_record_file(path);
   ASSERT_EQ(back.size(), games.size());
   for (size_t i = 0; i < games.size(); ++i) EXPECT_EQ(back[i].SerializeAsString(), games[i].SerializeAsString());
@@ -188,6 +189,42 @@ TEST(RecordFiles, WriterContinuesTheSequence) {
   size_t total = 0;
   for (const auto& f : files) total += read_record_file(f).size();
   EXPECT_EQ(total, 4u);
+  fs::remove_all(dir);
+}
+
+// Two writers on one directory and prefix (two `xqzero selfplay --out DIR` started together)
+// both start at the same sequence number: neither overwrites a file of the other, every game
+// of both is in some file.
+TEST(RecordFiles, WritersNeverOverwriteEachOther) {
+  const std::string dir = temp_dir("two_writers");
+  const auto games = sample_games(4);
+  {
+    RecordWriter a(dir, "sp", 1), b(dir, "sp", 1);  // both see an empty directory
+    for (int i = 0; i < 4; ++i) {
+      auto ga = games[size_t(i)], gb = games[size_t(i)];
+      a.add(std::move(ga));
+      b.add(std::move(gb));
+    }
+    EXPECT_EQ(a.files_written() + b.files_written(), 8u);
+  }
+  const auto files = list_record_files(dir);
+  EXPECT_EQ(files.size(), 8u);
+  size_t total = 0;
+  for (const auto& f : files) total += read_record_file(f).size();
+  EXPECT_EQ(total, 8u);
+  fs::remove_all(dir);
+}
+
+TEST(RecordFiles, CreateRefusesAnExistingFile) {
+  const std::string dir = temp_dir("create");
+  const auto games = sample_games(2);
+  const std::string path = dir + "/x.rec.gz";
+  EXPECT_TRUE(create_record_file(path, {games[0]}));
+  EXPECT_FALSE(create_record_file(path, games));
+  const auto back = read_record_file(path);
+  ASSERT_EQ(back.size(), 1u) << "the first file is kept whole";
+  EXPECT_EQ(back[0].SerializeAsString(), games[0].SerializeAsString());
+  EXPECT_FALSE(::xq::test::tmp_leftovers(path));
   fs::remove_all(dir);
 }
 

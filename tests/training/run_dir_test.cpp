@@ -2,6 +2,7 @@
 // whether a path can serve, atomic writes.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include "tests/support/tmp_leftovers.h"
 
 #include <filesystem>
 #include <fstream>
@@ -92,7 +93,7 @@ TEST_F(RunDirTest, AtomicWritesReplaceWholeFiles) {
   write_file_atomically(path, "ckpt-00000010.xqz\n");
   write_file_atomically(path, "ckpt-00000020.xqz\n");
   EXPECT_EQ(slurp(path), "ckpt-00000020.xqz\n");
-  EXPECT_FALSE(fs::exists(path + ".tmp"));
+  EXPECT_FALSE(::xq::test::tmp_leftovers(path));
   EXPECT_THROW(write_file_atomically((dir_ / "no" / "such" / "dir").string(), "x"), RunDirError);
 }
 

@@ -71,6 +71,40 @@ TEST_F(TrainRun, TrainsOnTheGamesOfTwoWorkers) {
   EXPECT_GT(std::atoll(metrics.c_str() + at + 15), 0);
 }
 
+// A worker started before its trainer waits for it; a second process with the same worker id
+// is refused (it would play the same games); the trainer then trains on the worker's games.
+TEST_F(TrainRun, WorkerWaitsForItsTrainerAndOwnsItsId) {
+  write_text(config_, config_with("selfplay { threads: 1", "selfplay { threads: 0"));
+  const fs::path wlog = dir_ / "w1.txt";
+  const pid_t w1 =
+      spawn({XQZERO_BINARY, "selfplay", "--follow", run_.string(), "--worker-id", "w1", "--quiet"}, wlog, wlog);
+  ASSERT_GT(w1, 0);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  while (slurp(wlog).find("waiting for the trainer") == std::string::npos &&
+         std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_NE(slurp(wlog).find("waiting for the trainer of " + run_.string()), std::string::npos) << slurp(wlog);
+
+  const fs::path dlog = dir_ / "duplicate.txt";
+  const Finished dup = wait_for(
+      spawn({XQZERO_BINARY, "selfplay", "--follow", run_.string(), "--worker-id", "w1", "--quiet"}, dlog, dlog), dlog,
+      dlog);
+  EXPECT_TRUE(dup.exited && dup.code != 0) << dup.code << ": " << dup.out;
+  EXPECT_NE(
+      dup.out.find("worker id 'w1' of run directory '" + run_.string() + "' is in use by pid " + std::to_string(w1)),
+      std::string::npos)
+      << dup.out;
+
+  const fs::path tlog = dir_ / "trainer.txt";
+  const Finished t = wait_for(spawn(args({"--max-steps", "20"}), tlog, tlog), tlog, tlog);
+  EXPECT_TRUE(t.exited && t.code == 0) << t.out;
+  EXPECT_EQ(latest_step(run_), 20) << t.out;
+  kill(w1, SIGTERM);
+  const Finished w = wait_for(w1, wlog, wlog);
+  EXPECT_TRUE(w.exited && w.code == 0) << w.out;
+  EXPECT_GT(count_games(run_ / "games"), 0);
+}
+
 // The "weights checksum" a rank prints when it stops, or "" when it printed none.
 std::string weights_checksum(const std::string& out) {
   const std::string key = "weights checksum ";

@@ -106,6 +106,85 @@ TEST_F(TrainRun, MissingLatestResumesFromTheNewestCheckpointThatLoads) {
   EXPECT_FALSE(fs::exists(run_ / "latest"));
 }
 
+// A `latest` set back by hand (older than checkpoints that load) is refused, naming both,
+// and nothing is deleted or written over; one newer checkpoint (a stop between writing it and
+// `latest`) is resumed from, with a warning.
+TEST_F(TrainRun, LatestOlderThanLoadableCheckpointsIsRefused) {
+  const Finished base = train({"--max-steps", "40"}, true, "base");
+  ASSERT_TRUE(base.exited && base.code == 0) << base.out << base.err;
+  ASSERT_EQ(latest_step(run_), 40);
+  const auto checkpoints = checkpoint_files(run_);
+  const std::string metrics = slurp(run_ / "metrics.jsonl");
+
+  write_text(run_ / "latest", "ckpt-00000010.xqz\n");
+  const Finished a = train({"--max-steps", "50"}, false, "a");
+  EXPECT_TRUE(a.exited && a.code == 1) << a.code << ": " << a.out << a.err;
+  EXPECT_NE(a.err.find("names ckpt-00000010.xqz but newer checkpoints load, up to ckpt-00000040.xqz"),
+            std::string::npos)
+      << a.err;
+  EXPECT_EQ(newlines(a.err), 1) << a.err;
+  EXPECT_EQ(checkpoint_files(run_), checkpoints);
+  EXPECT_EQ(slurp(run_ / "metrics.jsonl"), metrics);
+
+  write_text(run_ / "latest", "ckpt-00000030.xqz\n");
+  const Finished b = train({"--max-steps", "50"}, false, "b");
+  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
+  EXPECT_NE(b.err.find("ckpt-00000040.xqz is newer than ckpt-00000030.xqz ('latest') and loads"), std::string::npos)
+      << b.err;
+  EXPECT_NE(b.out.find("from ckpt-00000040.xqz (step 40)"), std::string::npos) << b.out;
+  EXPECT_EQ(latest_step(run_), 50);
+  expect_metrics_up_to(run_, 50);
+}
+
+// The run's configuration is on disk before its first checkpoint: a stop right after that
+// checkpoint (the fault point) resumes with the configuration given, not the built-in one; a
+// run whose config.textproto is gone is refused unless --config gives one.
+TEST_F(TrainRun, ConfigIsDurableBeforeTheFirstCheckpoint) {
+  write_text(config_, config_with("batch_size: 16", "batch_size: 8"));
+  ::setenv("XQZERO_FAULT", "after-first-checkpoint", 1);
+  const Finished killed = train({"--max-steps", "10"}, true, "killed");
+  ::unsetenv("XQZERO_FAULT");
+  ASSERT_TRUE(killed.exited && killed.code == 86) << killed.code << ": " << killed.out << killed.err;
+  ASSERT_TRUE(fs::exists(ckpt(0)));
+  EXPECT_NE(slurp(run_ / "config.textproto").find("batch_size: 8"), std::string::npos);
+
+  const Finished resumed = train({"--max-steps", "10"}, false, "resumed");
+  ASSERT_TRUE(resumed.exited && resumed.code == 0) << resumed.out << resumed.err;
+  EXPECT_NE(slurp(run_ / "config.textproto").find("batch_size: 8"), std::string::npos);
+
+  fs::remove(run_ / "config.textproto");
+  const auto checkpoints = checkpoint_files(run_);
+  const Finished refused = train({"--max-steps", "20"}, false, "refused");
+  EXPECT_TRUE(refused.exited && refused.code == 1) << refused.code << ": " << refused.out << refused.err;
+  EXPECT_NE(refused.err.find("has checkpoints but no " + (run_ / "config.textproto").string()), std::string::npos)
+      << refused.err;
+  EXPECT_EQ(checkpoint_files(run_), checkpoints);
+}
+
+// --max-positions: a budget of self-play moves over the whole run (all invocations), so a
+// resumed run with the same budget stops at once.
+TEST_F(TrainRun, MaxPositionsBudgetsTheRunsSelfPlay) {
+  const auto moves_on_disk = [&] {
+    int64_t n = 0;
+    for (const auto& f : records::list_record_files((run_ / "games").string()))
+      for (const auto& g : records::read_record_file(f)) n += g.moves_size();
+    return n;
+  };
+  const Finished a = train({"--max-positions", "600"}, true, "a");
+  ASSERT_TRUE(a.exited && a.code == 0) << a.out << a.err;
+  const int64_t after_a = moves_on_disk();
+  EXPECT_GE(after_a, 600);
+  const int64_t step_a = latest_step(run_);
+  EXPECT_GT(step_a, 0);
+  const std::string metrics = slurp(run_ / "metrics.jsonl");
+  EXPECT_NE(metrics.find("\"selfplay_moves\":"), std::string::npos);
+  EXPECT_NE(metrics.find("\"run_s\":"), std::string::npos);
+
+  const Finished b = train({"--max-positions", "600"}, false, "b");
+  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
+  EXPECT_EQ(latest_step(run_), step_a) << "the budget was spent by the first invocation";
+}
+
 // --max-steps (like --max-seconds and --device) holds for a resumed run, with or without
 // --config, and is not written into the run's config.textproto.
 TEST_F(TrainRun, ResumeHonoursTheCommandLine) {
