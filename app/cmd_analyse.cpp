@@ -1,4 +1,4 @@
-// xqzero analyse [--config F] --model CKPT|uniform [--device D] [--threads N] [--visits N]:
+// xqzero analyse [--config F] [--model CKPT|uniform] [--device D] [--threads N] [--visits N]:
 // the JSON analysis engine (app/analyse/analysis_engine.h, docs/analysis.md) on stdin/stdout.
 #include <algorithm>
 #include <iostream>
@@ -16,25 +16,28 @@ namespace xq::app {
 int cmd_analyse(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
   const Args args(argv, {"config", "model", "device", "threads", "visits", "seed", "set"}, {});
   if (args.help()) {
-    out << "usage: xqzero analyse [--config F] --model CKPT|uniform [--device D] [--threads N] [--visits N]\n"
+    out << "usage: xqzero analyse [--config F] [--model CKPT|uniform] [--device D] [--threads N] [--visits N]\n"
            "Reads JSON queries, one per line, on stdin and writes one JSON response line per\n"
            "analysed position on stdout, as each finishes (docs/analysis.md). Example:\n"
            "  {\"id\":\"a\",\"moves\":[\"h2e2\",\"h9g7\"],\"maxVisits\":200,\"analyzePlies\":[0,1,2]}\n"
            "  --config F    evaluator and search settings (default: the embedded tiny config)\n"
            "  --model CKPT  the network checkpoint, or 'uniform' (uniform priors, no network);\n"
-           "                default: the config's evaluator.weights\n"
+           "                default: the config's evaluator.weights, else the bundled net\n"
+           "                (nets/xqzero-default.xqz, installed beside the binary)\n"
            "  --device D    cpu, cuda, cuda:N or auto (overrides evaluator.device)\n"
            "  --threads N   positions searched at once, sharing the evaluator's batches\n"
            "                (default: evaluator.max_batch / search.leaves_per_batch, at least 2)\n"
            "  --visits N    maxVisits of a query that gives none (default 400)\n"
            "  --seed S      seed of the Gumbel root sampling (default 1)\n"
            "  --set S.F=V   override one config field, e.g. --set search.c_puct_init=2 (repeatable)\n"
-           "Bad lines are answered with {\"id\", \"error\", \"field\"}; 'quit' or the end of input\n"
-           "ends the engine once every query read so far is answered.\n";
+           "Bad lines are answered with {\"id\", \"error\", \"field\"}, unknown fields with a\n"
+           "{\"id\", \"warning\", \"field\"} line (the query still runs). Actions: terminate,\n"
+           "terminate_all, query_version, clear_cache, quit; 'quit' or the end of input ends the\n"
+           "engine once every query read so far is answered.\n";
     return 0;
   }
   if (!args.positional().empty()) throw UsageError("unexpected argument '" + args.positional()[0] + "'");
-  const ModelConfig setup = load_model_config(args, "analyse");
+  const ModelConfig setup = load_model_config(args);
   const xqzero::Config& config = setup.config;
   const std::string& model = setup.model;
 

@@ -1,4 +1,4 @@
-// xqzero evalset FILE [--config F] --model CKPT|uniform [--device D] [--visits N] [--threads N]:
+// xqzero evalset FILE [--config F] [--model CKPT|uniform] [--device D] [--visits N] [--threads N]:
 // a net scored on a labelled position set (app/analyse/evalset.h, docs/analysis.md).
 #include <algorithm>
 #include <ostream>
@@ -16,7 +16,7 @@ namespace xq::app {
 int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
   const Args args(argv, {"config", "model", "device", "threads", "visits", "set"}, {});
   if (args.help()) {
-    out << "usage: xqzero evalset FILE [--config F] --model CKPT|uniform [--device D] [--visits N] [--threads N]\n"
+    out << "usage: xqzero evalset FILE [--config F] [--model CKPT|uniform] [--device D] [--visits N] [--threads N]\n"
            "Scores a net on a labelled position set: FEN<TAB>best move (ICCS)[<TAB>score in centipawns\n"
            "for the side to move], one per line (docs/evalset-fsf.tsv is one). Reports how often the\n"
            "policy's and the search's best 1 and 3 moves contain the reference move, how often the\n"
@@ -28,7 +28,7 @@ int cmd_evalset(const std::vector<std::string>& argv, std::ostream& out, std::os
   }
   if (args.positional().size() != 1) throw UsageError("evalset needs one FILE");
   const std::string path = args.positional()[0];
-  const ModelConfig setup = load_model_config(args, "evalset");
+  const ModelConfig setup = load_model_config(args);
   const xqzero::Config& config = setup.config;
   const std::string& model = setup.model;
   const auto set = analyse::parse_evalset(read_file(path, size_t(64) << 20, "evalset"), path);

@@ -15,9 +15,10 @@ const std::vector<Command>& commands() {
       {"selfplay", "play games against itself and write training records", cmd_selfplay},
       {"dump", "print the games of a record file", cmd_dump},
       {"uci", "a UCI engine (as Pikafish speaks it) for GUIs and match tools", cmd_uci},
-      {"match", "play games between two players (checkpoints, uniform, random, greedy, uci:...)", cmd_match},
+      {"match", "play games between two players (checkpoints, net, uniform, random, greedy, uci:...)", cmd_match},
       {"analyse", "analyse positions for programs: JSON queries in, JSON lines out", cmd_analyse},
       {"evalset", "score a net on a labelled position set (agreement, value sign, calibration)", cmd_evalset},
+      {"export", "a checkpoint's weights alone, as the bundled net in nets/ ships", cmd_export},
       {"bench", "benchmarks: movegen, mcts, train, nn", cmd_bench},
   };
   return list;

@@ -33,5 +33,6 @@ int cmd_uci(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 int cmd_match(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_analyse(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_evalset(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::app

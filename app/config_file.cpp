@@ -5,6 +5,8 @@
 #include "app/args.h"
 #include "core/errors.h"
 #include "core/input_file.h"
+#include "nn/bundled_net.h"
+#include "nn/evaluator_factory.h"
 
 namespace xq::app {
 
@@ -36,13 +38,15 @@ xqzero::Config load_config(const std::string& path, const std::vector<std::strin
   return config;
 }
 
-ModelConfig load_model_config(const Args& args, const std::string& command) {
+ModelConfig load_model_config(const Args& args) {
   ModelConfig m;
   m.config = load_config(args.get("config"), args.get_all("set"));
   if (args.has("device")) m.config.mutable_evaluator()->set_device(args.get("device"));
   validate_config(m.config);
   m.model = args.has("model") ? args.get("model") : m.config.evaluator().weights();
-  if (m.model.empty()) throw UsageError(command + " needs --model CKPT (or --model uniform)");
+  if (m.model.empty()) m.model = "bundled";  // the net that ships with xqzero (nn/bundled_net.h)
+  // A model that cannot be loaded is an error when the evaluator is built, never uniform.
+  if (!nn::is_uniform_weights(m.model)) m.model = nn::resolve_weights(m.model);
   return m;
 }
 

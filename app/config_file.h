@@ -29,13 +29,13 @@ xqzero::Config load_config(const std::string& path, const std::vector<std::strin
 
 // What a command that evaluates one net (analyse, evalset) starts from: the configuration of
 // --config and --set with --device over the evaluator's device, validated; and the model of
-// --model, else the configuration's evaluator.weights ("uniform" for no net). Throws a
-// UsageError naming `command` when there is no model.
+// --model, else the configuration's evaluator.weights, else the bundled net (nn/bundled_net.h),
+// as a file path ("uniform" for no net, only when named).
 struct ModelConfig {
   xqzero::Config config;
   std::string model;
 };
 class Args;
-ModelConfig load_model_config(const Args& args, const std::string& command);
+ModelConfig load_model_config(const Args& args);
 
 }  // namespace xq::app

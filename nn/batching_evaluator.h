@@ -51,6 +51,7 @@ class BatchingEvaluator final : public Evaluator {
 
   void evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) override;
   std::string describe() const override;
+  void clear_cache() override { inner_->clear_cache(); }
 
   uint64_t batches() const { return batches_.load(); }
   uint64_t positions() const { return positions_.load(); }

@@ -7,11 +7,13 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "core/input_file.h"
 #include "core/output_file.h"
+#include "nn/checkpoint_export.h"
 #include "nn/net_config.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
@@ -198,6 +200,15 @@ Network load_network(const std::string& path, xqzero::CheckpointMeta* meta_out) 
   load_weights(path, meta, sections, net);
   if (meta_out) *meta_out = meta;
   return net;
+}
+
+xqzero::CheckpointMeta export_weights(const std::string& from, const std::string& to, const std::string& note) {
+  xqzero::CheckpointMeta meta;
+  Network net = load_network(from, &meta);
+  std::error_code ec;
+  if (std::filesystem::exists(to, ec)) throw std::runtime_error("'" + to + "' exists; not overwritten");
+  save_checkpoint(to, net, meta.step(), note.empty() ? meta.note() : note);
+  return read_checkpoint(to);
 }
 
 }  // namespace xq::nn

@@ -111,6 +111,11 @@ std::string CachingEvaluator::describe() const {
          " MiB) <- " + inner_->describe();
 }
 
+void CachingEvaluator::clear_cache() {
+  cache_.clear();
+  inner_->clear_cache();
+}
+
 void CachingEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) {
   if (requests.size() != results.size())
     throw std::invalid_argument("CachingEvaluator: requests and results differ in size");

@@ -73,6 +73,7 @@ class CachingEvaluator final : public Evaluator {
   CachingEvaluator(std::shared_ptr<Evaluator> inner, size_t entries);
   void evaluate(Span<const EvalRequest> requests, Span<EvalResult> results) override;
   std::string describe() const override;
+  void clear_cache() override;
   EvalCache& cache() { return cache_; }
 
  private:

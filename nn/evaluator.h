@@ -83,6 +83,11 @@ class Evaluator {
   // A short description, e.g. "torch(cpu, float32, 6x64)" or "batching(max 256) <- torch(...)".
   virtual std::string describe() const = 0;
 
+  // Drops every answer cached by this evaluator and by those it wraps (the analysis
+  // engine's clear_cache action); evaluators without a cache do nothing. May be called
+  // while other threads evaluate: answers they store meanwhile stay.
+  virtual void clear_cache() {}
+
   // Optional two-stage path, used by the batching wrapper to overlap preparing the next batch
   // (gathering encodings into host buffers) with running the current one. prepare() must not
   // touch results; run() must write every result. The defaults keep the requests and call

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "nn/batching_evaluator.h"
+#include "nn/bundled_net.h"
 #include "nn/eval_cache.h"
 #include "nn/net_config.h"
 #include "nn/torch_backend.h"
@@ -39,7 +40,7 @@ std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& ec, con
 
 bool is_uniform_weights(const std::string& weights) {
   const std::string w = to_lower(weights);
-  return w.empty() || w == "uniform" || w == "<uniform>";
+  return w == "uniform" || w == "<uniform>";
 }
 
 std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,
@@ -50,7 +51,7 @@ std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xq
     base.set_cache_entries(0);  // answering uniformly is cheaper than a cache lookup
   } else {
     base.set_name("torch");
-    base.set_weights(weights);
+    base.set_weights(resolve_weights(weights));
   }
   return make_evaluator(base, xqzero::NetworkConfig(), callers);
 }

@@ -24,11 +24,13 @@ std::shared_ptr<Evaluator> make_evaluator(const xqzero::EvaluatorConfig& evaluat
                                           const xqzero::NetworkConfig& network = xqzero::NetworkConfig(),
                                           Callers callers = Callers());
 
-// "uniform" (any case, "<uniform>", or empty): uniform priors, no network.
+// "uniform" (any case, or "<uniform>"): uniform priors, no network. Only by name: an empty
+// setting means the bundled net (nn/bundled_net.h).
 bool is_uniform_weights(const std::string& weights);
 
 // The evaluator a weights setting names (the UCI engine's WeightsFile, match players, the
-// analysis engine): uniform priors, or that checkpoint on the torch backend, with the rest
+// analysis engine): uniform priors, the bundled net (empty, "bundled" or "net"), or that
+// checkpoint on the torch backend, with the rest
 // of `base` (device, precision, batching, cache, threads) as given. Throws
 // (CheckpointError, FileError, std::invalid_argument) naming the file and the problem.
 std::shared_ptr<Evaluator> make_weights_evaluator(const std::string& weights, xqzero::EvaluatorConfig base,

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "nn/bundled_net.h"
 #include "nn/evaluator_factory.h"
 #include "selfplay/selfplay_config.h"
 
@@ -30,16 +31,17 @@ std::unique_ptr<selfplay::Player> make_player(const std::string& spec, const xqz
     return std::make_unique<selfplay::UciEnginePlayer>(engine);
   }
   const bool uniform = nn::is_uniform_weights(spec);
-  if (!uniform && !std::ifstream(spec))
+  const std::string weights = uniform ? spec : nn::resolve_weights(spec);  // "net": the bundled net
+  if (!uniform && !std::ifstream(weights))
     throw std::invalid_argument("'" + spec +
-                                "' is neither random, greedy, uniform, uci:COMMAND nor a readable checkpoint");
+                                "' is neither random, greedy, uniform, net, uci:COMMAND nor a readable checkpoint");
   selfplay::MctsPlayerOptions o;
   o.search = selfplay::search_params(config.search());
   o.leaves_per_batch = config.search().leaves_per_batch();
   o.seed = seed;
-  o.name = !name.empty() ? name : uniform ? "uniform" : base_name(spec);
+  o.name = !name.empty() ? name : uniform ? "uniform" : base_name(weights);
   const int in_flight = std::max(1, concurrency) * o.leaves_per_batch;
-  return std::make_unique<selfplay::MctsPlayer>(nn::make_weights_evaluator(spec, config.evaluator(), in_flight), o);
+  return std::make_unique<selfplay::MctsPlayer>(nn::make_weights_evaluator(weights, config.evaluator(), in_flight), o);
 }
 
 }  // namespace xq::training

@@ -12,9 +12,17 @@
 
 namespace xq::app::analyse {
 
+// A query's positions, each with its own stop flag (terminate may name some plies) and a
+// flag set once its final line is written.
 struct AnalysisEngine::QueryState {
+  explicit QueryState(Query q)
+      : query(std::move(q)),
+        stop(new std::atomic<bool>[query.plies.size()]),
+        answered(new std::atomic<bool>[query.plies.size()]) {
+    for (size_t i = 0; i < query.plies.size(); ++i) stop[i] = answered[i] = false;
+  }
   Query query;
-  std::atomic<bool> cancelled{false};
+  std::unique_ptr<std::atomic<bool>[]> stop, answered;
 };
 
 AnalysisEngine::AnalysisEngine(std::shared_ptr<nn::Evaluator> evaluator, QueryDefaults defaults, Options options,
@@ -41,33 +49,48 @@ void AnalysisEngine::emit(const std::string& line) {
 
 bool AnalysisEngine::handle(const std::string& line) {
   ParsedLine p = parse_line(line, defaults_);
+  const std::string& id = p.kind == LineKind::QUERY ? p.query.id : p.id;
+  for (const std::string& field : p.unknown_fields) emit(warning_json(id, field, unknown_field_message(field)));
   switch (p.kind) {
     case LineKind::QUIT: return false;
-    case LineKind::TERMINATE: terminate(p.id, p.terminate_id); return true;
     case LineKind::ERROR: emit(error_json(p.id, -1, p.field, p.message)); return true;
+    case LineKind::TERMINATE:
+      emit(terminate_ack_json(p.id, &p.terminate_id, p.plies, terminate(&p.terminate_id, p.plies)));
+      return true;
+    case LineKind::TERMINATE_ALL:
+      emit(terminate_ack_json(p.id, nullptr, p.plies, terminate(nullptr, p.plies)));
+      return true;
+    case LineKind::QUERY_VERSION: emit(version_json(p.id)); return true;
+    case LineKind::CLEAR_CACHE:
+      evaluator_->clear_cache();
+      emit(clear_cache_ack_json(p.id));
+      return true;
     case LineKind::QUERY: break;
   }
-  auto state = std::make_shared<QueryState>();
-  state->query = std::move(p.query);
+  auto state = std::make_shared<QueryState>(std::move(p.query));
   {
     std::lock_guard<std::mutex> lock(mutex_);
     live_.erase(std::remove_if(live_.begin(), live_.end(), [](const auto& w) { return w.expired(); }), live_.end());
     live_.push_back(state);
-    for (int ply : state->query.plies) queue_.push_back(Job{state, ply});
+    for (size_t i = 0; i < state->query.plies.size(); ++i)
+      queue_.push(Job{state, int(i), state->query.priority, jobs_queued_++});
   }
   work_cv_.notify_all();
   return true;
 }
 
-void AnalysisEngine::terminate(const std::string& action_id, const std::string& query_id) {
+int AnalysisEngine::terminate(const std::string* query_id, const std::vector<int>& plies) {
   int positions = 0;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    for (const auto& w : live_)
-      if (const auto s = w.lock(); s && s->query.id == query_id && !s->cancelled.exchange(true))
-        positions += int(s->query.plies.size());
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const auto& w : live_) {
+    const auto s = w.lock();
+    if (!s || (query_id && s->query.id != *query_id)) continue;
+    for (size_t i = 0; i < s->query.plies.size(); ++i) {
+      if (!plies.empty() && !std::binary_search(plies.begin(), plies.end(), s->query.plies[i])) continue;
+      if (!s->answered[i].load() && !s->stop[i].exchange(true)) ++positions;
+    }
   }
-  emit(terminate_ack_json(action_id, query_id, positions));
+  return positions;
 }
 
 int AnalysisEngine::run(std::istream& in) {
@@ -98,16 +121,18 @@ void AnalysisEngine::worker_loop(int index) {
       std::unique_lock<std::mutex> lock(mutex_);
       work_cv_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
       if (queue_.empty()) return;  // stopping, nothing left
-      job = std::move(queue_.front());
-      queue_.pop_front();
+      job = queue_.top();
+      queue_.pop();
       ++running_;
       number = jobs_started_++;
     }
     try {
       analyse(job, options_.seed * 0x9E3779B97F4A7C15ull + number * 2 + uint64_t(index));
     } catch (const std::exception& e) {
-      emit(error_json(job.query->query.id, job.ply, "", std::string("analysis failed: ") + e.what()));
+      emit(error_json(job.query->query.id, job.query->query.plies[size_t(job.index)], "",
+                      std::string("analysis failed: ") + e.what()));
     }
+    job.query->answered[size_t(job.index)] = true;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       --running_;
@@ -118,14 +143,16 @@ void AnalysisEngine::worker_loop(int index) {
 
 void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
   const Query& q = job.query->query;
-  if (job.query->cancelled.load()) {
-    emit(terminated_json(q.id, job.ply));
+  const int ply = q.plies[size_t(job.index)];
+  const std::atomic<bool>& stop = job.query->stop[size_t(job.index)];
+  if (stop.load()) {
+    emit(terminated_json(q.id, ply));
     return;
   }
   Game game(q.fen);
-  for (int i = 0; i < job.ply; ++i) game.play(q.moves[size_t(i)]);
+  for (int i = 0; i < ply; ++i) game.play(q.moves[size_t(i)]);
   if (game.over()) {
-    emit(game_over_json(q, job.ply, game));
+    emit(game_over_json(q, ply, game));
     return;
   }
   search::Search search(q.search, seed);
@@ -134,11 +161,14 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
   using Clock = std::chrono::steady_clock;
   auto last_report = Clock::now();
   search::DriveLimits limits;
-  limits.stop = &job.query->cancelled;
+  limits.stop = &stop;
+  if (q.max_time_s > 0)
+    limits.deadline =
+        last_report + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(q.max_time_s));
   if (q.report_every_s > 0)
     limits.after_round = [&] {
       if (std::chrono::duration<double>(Clock::now() - last_report).count() >= q.report_every_s && !search.done()) {
-        emit(analysis_json(q, job.ply, game, search, true, false));
+        emit(analysis_json(q, ply, game, search, true, false));
         last_report = Clock::now();
       }
       return true;
@@ -147,11 +177,11 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
   try {
     finished = search::drive_search(search, game, *evaluator_, options_.leaves_per_round, limits);
   } catch (const std::exception& e) {
-    emit(error_json(q.id, job.ply, "", std::string("evaluator failed: ") + e.what()));
+    emit(error_json(q.id, ply, "", std::string("evaluator failed: ") + e.what()));
     return;
   }
-  const bool terminated = !finished;
-  emit(analysis_json(q, job.ply, game, search, false, terminated));
+  // Not finished: stopped by terminate, or by maxTime (an answer like any other).
+  emit(analysis_json(q, ply, game, search, false, !finished && stop.load()));
 }
 
 }  // namespace xq::app::analyse

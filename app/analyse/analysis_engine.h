@@ -5,21 +5,26 @@
 //
 // Threads: the caller's thread reads and parses lines and queues one job per analysed
 // position; `threads` workers each run one search at a time, all sharing one evaluator
-// (a batching one, so concurrent searches fill the network's batches). Output lines are
-// written whole under one lock and flushed.
+// (a batching one, so concurrent searches fill the network's batches). The queue is
+// ordered by the query's priority, highest first, and by arrival within a priority, so
+// an interactive query overtakes the queued positions of a bulk file (a search already
+// running is not interrupted). Output lines are written whole under one lock and flushed.
 //
 // Bad input never stops the engine: it is answered with {"id", "error", "field"} and the
-// next line is read. A `terminate` action stops the queries with its terminateId: a running
-// search answers with what it has, marked "terminated"; queued positions answer
-// {"id", "ply", "terminated": true}. `quit` (or end of input) stops reading; every query
-// already queued is still answered before run() returns.
+// next line is read; an unknown field is answered with {"id", "warning", "field"} and the
+// line is carried out. `terminate` stops the positions of the queries with its
+// terminateId, `terminate_all` those of every query read so far (either restricted to
+// some plies): a running search answers with what it has, marked "terminated"; queued
+// positions answer {"id", "ply", "terminated": true}. `query_version` and `clear_cache`
+// (the evaluator's cache) are answered at once. `quit` (or end of input) stops reading;
+// every query already queued is still answered before run() returns.
 #pragma once
 
 #include <condition_variable>
-#include <deque>
 #include <iosfwd>
 #include <memory>
 #include <mutex>
+#include <queue>
 #include <string>
 #include <thread>
 #include <vector>
@@ -53,11 +58,22 @@ class AnalysisEngine {
   struct QueryState;
   struct Job {
     std::shared_ptr<QueryState> query;
-    int ply;
+    int index = 0;          // into query->query.plies
+    int priority = 0;       // the query's
+    uint64_t sequence = 0;  // arrival order
+  };
+  // The priority queue's order: true when `a` comes out after `b` (a lower priority, or the
+  // same and later).
+  struct Later {
+    bool operator()(const Job& a, const Job& b) const {
+      return a.priority != b.priority ? a.priority < b.priority : a.sequence > b.sequence;
+    }
   };
   void worker_loop(int index);
   void analyse(const Job& job, uint64_t seed);
-  void terminate(const std::string& action_id, const std::string& query_id);
+  // Stops the unanswered positions of the queries with id `query_id` (null: of every query),
+  // only at `plies` when it is not empty; returns how many.
+  int terminate(const std::string* query_id, const std::vector<int>& plies);
   void emit(const std::string& line);
 
   std::shared_ptr<nn::Evaluator> evaluator_;
@@ -68,11 +84,12 @@ class AnalysisEngine {
 
   std::mutex mutex_;  // guards what follows
   std::condition_variable work_cv_, idle_cv_;
-  std::deque<Job> queue_;
+  std::priority_queue<Job, std::vector<Job>, Later> queue_;
   std::vector<std::weak_ptr<QueryState>> live_;  // queries with positions queued or running
   int running_ = 0;
   bool stopping_ = false;
   uint64_t jobs_started_ = 0;
+  uint64_t jobs_queued_ = 0;
   std::vector<std::thread> workers_;
 };
 

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "app/uci/score.h"
 #include "core/move_parse.h"
 #include "core/notation_wxf.h"
+#include "core/types.h"
 
 namespace xq::app::analyse {
 
@@ -39,6 +41,45 @@ void put_score(json& j, float value, float draw, Proven proven, int proven_plies
   if (proven != Proven::NONE) j["proven"] = proven == Proven::WIN ? "win" : proven == Proven::LOSS ? "loss" : "draw";
 }
 
+// rootInfo: the search's root statistics, the network's own value of the root (once the
+// network has evaluated it), the position's Zobrist key and the side to move.
+json root_json(const Position& pos, const search::Search& search, const search::SearchResult& r) {
+  json root;
+  root["visits"] = r.visits;
+  put_score(root, r.value, r.draw, r.proven, r.proven_plies);
+  const search::Node& node = search.tree().node(search.tree().root());
+  if (node.expanded && !node.terminal) root["rawValue"] = rounded(node.net_value);
+  root["depth"] = rounded(search.depth().average());
+  root["seldepth"] = search.depth().max;
+  char hash[17];
+  std::snprintf(hash, sizeof hash, "%016llX", static_cast<unsigned long long>(pos.key()));
+  root["thisHash"] = hash;
+  root["currentPlayer"] = color_name(pos.side_to_move());
+  return root;
+}
+
+// One moveInfos entry. playSelectionValue is what the final choice compares: visits under
+// PUCT, the improved-policy weight under Gumbel (a proven win is chosen before either).
+json move_json(const Query& q, const Position& pos, const search::Search& search, const search::RootMove& m,
+               int order) {
+  json mi;
+  mi["move"] = move_to_iccs(m.move);
+  mi["wxf"] = move_to_wxf(pos, m.move);
+  mi["order"] = order;
+  mi["visits"] = m.visits;
+  mi["prior"] = rounded(m.prior);
+  put_score(mi, m.q, m.draw, m.proven, m.proven_plies);
+  mi["lcb"] = m.proven != Proven::NONE ? mi["value"].get<double>() : rounded(value_lcb(m.q, m.draw, m.visits));
+  if (q.search.algorithm == search::RootAlgorithm::GUMBEL)
+    mi["playSelectionValue"] = rounded(m.target);
+  else
+    mi["playSelectionValue"] = m.visits;
+  json pv = json::array();
+  for (Move x : search.principal_variation(m.move)) pv.push_back(move_to_iccs(x));
+  mi["pv"] = pv;
+  return mi;
+}
+
 }  // namespace
 
 std::string analysis_json(const Query& q, int ply, const Game& game, const search::Search& search, bool during,
@@ -51,12 +92,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const searc
   j["isDuringSearch"] = during;
   if (terminated) j["terminated"] = true;
   j["fen"] = pos.fen();
-  json root;
-  root["visits"] = r.visits;
-  put_score(root, r.value, r.draw, r.proven, r.proven_plies);
-  root["depth"] = rounded(search.depth().average());
-  root["seldepth"] = search.depth().max;
-  j["rootInfo"] = root;
+  j["rootInfo"] = root_json(pos, search, r);
   if (!r.best.is_none()) j["bestMove"] = move_to_iccs(r.best);
 
   // Candidate moves: the choice first, then by visits, then by value; the visited ones, and
@@ -72,19 +108,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const searc
   if (q.multi_pv > 0 && int(moves.size()) > q.multi_pv) moves.resize(size_t(q.multi_pv));
   json infos = json::array();
   int order = 0;
-  for (const search::RootMove* m : moves) {
-    json mi;
-    mi["move"] = move_to_iccs(m->move);
-    mi["wxf"] = move_to_wxf(pos, m->move);
-    mi["order"] = order++;
-    mi["visits"] = m->visits;
-    mi["prior"] = rounded(m->prior);
-    put_score(mi, m->q, m->draw, m->proven, m->proven_plies);
-    json pv = json::array();
-    for (Move x : search.principal_variation(m->move)) pv.push_back(move_to_iccs(x));
-    mi["pv"] = pv;
-    infos.push_back(mi);
-  }
+  for (const search::RootMove* m : moves) infos.push_back(move_json(q, pos, search, *m, order++));
   j["moveInfos"] = infos;
   if (q.include_policy) {
     json policy = json::object();
@@ -119,9 +143,52 @@ std::string error_json(const std::string& id, int ply, const std::string& field,
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-std::string terminate_ack_json(const std::string& id, const std::string& terminate_id, int stopped) {
-  return json{{"id", id_json(id)}, {"action", "terminate"}, {"terminateId", terminate_id}, {"positions", stopped}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+std::string warning_json(const std::string& id, const std::string& field, const std::string& message) {
+  json j;
+  j["id"] = id_json(id);
+  j["warning"] = message;
+  j["field"] = field;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string terminate_ack_json(const std::string& id, const std::string* terminate_id, const std::vector<int>& plies,
+                               int stopped) {
+  json j;
+  j["id"] = id_json(id);
+  j["action"] = terminate_id ? "terminate" : "terminate_all";
+  if (terminate_id) j["terminateId"] = *terminate_id;
+  if (!plies.empty()) j["plies"] = plies;
+  j["positions"] = stopped;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+#ifndef XQZERO_VERSION
+#define XQZERO_VERSION "0.1.0"  // project(xqzero VERSION ...) in CMakeLists.txt
+#endif
+
+std::string engine_version() { return XQZERO_VERSION; }
+
+std::string version_json(const std::string& id) {
+  json j;
+  j["id"] = id_json(id);
+  j["action"] = "query_version";
+  j["version"] = engine_version();
+#ifdef XQZERO_GIT_HASH
+  j["gitHash"] = XQZERO_GIT_HASH;
+#endif
+  return j.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string clear_cache_ack_json(const std::string& id) {
+  return json{{"id", id_json(id)}, {"action", "clear_cache"}}.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+double value_lcb(double q, double draw, unsigned visits) {
+  if (visits == 0) return -1;
+  // 1 - draw - q^2 is the variance of one game result drawn with the mean W/D/L, and bounds
+  // that of the evaluations averaged into q: (w - l)^2 <= w + l for each of them.
+  const double variance = std::max(0.0, 1.0 - draw - q * q);
+  return std::clamp(q - 1.96 * std::sqrt(variance / double(visits)), -1.0, 1.0);
 }
 
 }  // namespace xq::app::analyse

@@ -214,6 +214,9 @@ void SearchThread::report(bool final_report) {
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
   const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
   const search::Search& w0 = search_.main_search();
+  // Permille of Hash in use: worker 0's tree against its share (the trees grow alike).
+  const size_t share = std::max<size_t>(settings_.search.max_tree_bytes / size_t(search_.threads()), 1 << 20);
+  const int hashfull = int(std::min<size_t>(1000, w0.tree().memory_bytes() * 1000 / share));
 
   Move best = search_.best_move(stats);
   if (best.is_none()) {  // nothing expanded (cannot happen after a round; kept for safety)
@@ -241,8 +244,8 @@ void SearchThread::report(bool final_report) {
   std::vector<Move> best_pv{best};
   if (order.empty() || order[0]->visits == 0) {
     std::ostringstream os;
-    os << "info depth " << depth << " seldepth " << seldepth << " nodes " << nodes << " nps " << nps << " time "
-       << elapsed_ms;
+    os << "info depth " << depth << " seldepth " << seldepth << " nodes " << nodes << " nps " << nps << " hashfull "
+       << hashfull << " time " << elapsed_ms;
     if (!best.is_none()) os << " pv " << move_to_iccs(best);
     out_(os.str());
   } else {
@@ -255,7 +258,7 @@ void SearchThread::report(bool final_report) {
       std::ostringstream os;
       os << "info depth " << depth << " seldepth " << seldepth << " multipv " << k + 1 << " score " << score;
       if (settings_.show_wdl) os << " wdl " << wdl[0] << " " << wdl[1] << " " << wdl[2];
-      os << " nodes " << nodes << " nps " << nps << " time " << elapsed_ms << " pv";
+      os << " nodes " << nodes << " nps " << nps << " hashfull " << hashfull << " time " << elapsed_ms << " pv";
       const std::vector<Move> pv = w0.principal_variation(s.move);
       report_nodes_ += pv.size();
       for (const Move m : pv) os << " " << move_to_iccs(m);

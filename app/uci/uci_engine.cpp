@@ -15,6 +15,7 @@
 #include "core/errors.h"
 #include "core/movegen.h"
 #include "core/perft.h"
+#include "nn/bundled_net.h"
 #include "nn/evaluator_factory.h"
 #include "selfplay/selfplay_config.h"
 #include "training/config_text.h"
@@ -148,8 +149,8 @@ GoRequest parse_go(const std::vector<std::string>& words) {
 }  // namespace
 
 UciEngine::UciEngine(std::ostream& out, xqzero::Config config) : out_(out), config_(std::move(config)) {
-  // No weights named: the engine searches with uniform priors, and says so.
-  if (config_.evaluator().weights().empty()) config_.mutable_evaluator()->set_weights("uniform");
+  // No weights named: the engine plays the bundled net (nn/bundled_net.h).
+  if (config_.evaluator().weights().empty()) config_.mutable_evaluator()->set_weights("bundled");
   options_ = make_options(config_);
   search_ = std::make_unique<SearchThread>([this](const std::string& line) { emit(line); });
 }
@@ -191,8 +192,8 @@ int UciEngine::loop(std::istream& in) {
     }
     if (!command(line)) return 0;
   }
-  // End of input: a finite search may finish; an infinite one is stopped.
-  if (search_->waits_for_stop()) search_->stop();
+  // End of input is quit: whatever runs is stopped (its bestmove printed), as Stockfish does.
+  search_->stop();
   search_->wait();
   return 0;
 }
@@ -209,7 +210,7 @@ bool UciEngine::command(const std::string& raw) {
     } else if (cmd == "isready") {
       cmd_isready();
     } else if (cmd == "ucinewgame") {
-      if (!wait_for_finite_search("ucinewgame")) return true;
+      make_idle();
       search_->clear_trees();
       game_ = Game();
     } else if (cmd == "position") {
@@ -245,25 +246,26 @@ void UciEngine::cmd_uci() {
 }
 
 void UciEngine::cmd_isready() {
-  if (!search_->busy()) ensure_evaluator();
+  if (!search_->busy()) {
+    ensure_evaluator();
+    report_weights_error();
+  }
   emit("readyok");
 }
 
-bool UciEngine::wait_for_finite_search(const char* what) {
-  if (!search_->busy()) {
-    search_->wait();
-    return true;
-  }
-  if (search_->waits_for_stop()) {
-    emit(std::string("info string ") + what + " ignored: a search is running (send stop first)");
-    return false;
-  }
+// What go, setoption and ucinewgame need: no search running. A running search or perft is
+// stopped first (its bestmove or partial count printed), as Stockfish does, so the input
+// thread waits only for a stopped search to end, never for one to run its course.
+void UciEngine::make_idle() {
+  if (search_->busy()) search_->stop();
   search_->wait();
-  return true;
 }
 
+// Builds the evaluator the options name when they changed. A WeightsFile that cannot be
+// loaded never falls back to uniform priors: the previous net stays (or none, when there was
+// none) and weights_error_ says why, at every isready and go until a loadable one is set.
 void UciEngine::ensure_evaluator() {
-  if (!evaluator_dirty_ && evaluator_) return;
+  if (!evaluator_dirty_) return;
   evaluator_dirty_ = false;
   const xqzero::EvaluatorConfig& ec = config_.evaluator();
   // The batch never waits for more leaves than the search has in flight.
@@ -271,13 +273,20 @@ void UciEngine::ensure_evaluator() {
       int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() * int64_t(config_.search().leaves_per_batch())));
   const std::string weights = ec.weights();
   try {
+    const bool uniform = nn::is_uniform_weights(weights);
+    const std::string file = uniform ? std::string() : nn::resolve_weights(weights);
     evaluator_ = nn::make_weights_evaluator(weights, ec, in_flight);
+    weights_error_.clear();
+    net_description_ = uniform ? "uniform priors (no network)" : file + " (" + evaluator_->describe() + ")";
+    emit("info string net: " + net_description_);
   } catch (const std::exception& e) {
-    emit("info string cannot load WeightsFile '" + clip(weights) + "': " + clip_echo(e.what(), weights) +
-         "; searching with uniform priors");
-    evaluator_ = nn::make_weights_evaluator("uniform", ec, in_flight);
+    weights_error_ = "cannot load WeightsFile '" + clip(weights) + "': " + clip_echo(e.what(), weights) +
+                     (evaluator_ ? "; keeping " + net_description_ : "; no net to play with");
   }
-  if (!nn::is_uniform_weights(weights)) emit("info string evaluator: " + evaluator_->describe());
+}
+
+void UciEngine::report_weights_error() {
+  if (!weights_error_.empty()) emit("info string " + weights_error_);
 }
 
 void UciEngine::cmd_setoption(const std::string& line) {
@@ -306,7 +315,7 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: option '" + o->name + "' needs a value");
     return;
   }
-  if (!wait_for_finite_search("setoption")) return;
+  make_idle();
   const std::string why = o->set(value);
   if (!why.empty()) {
     emit("info string setoption: " + o->name + " " + why);
@@ -349,12 +358,16 @@ void UciEngine::cmd_position(const std::vector<std::string>& words) {
       emit("info string position: expected 'moves', got '" + clip(words[i]) + "'; position unchanged");
       return;
     }
+    // A bad move refuses the whole command: the engine never searches a position the GUI
+    // did not ask for (the moves before it would be one).
+    const size_t first_move = i + 1;
     for (++i; i < words.size(); ++i) {
       try {
         g.play(words[i]);
       } catch (const MoveError& e) {
-        emit("info string position: " + clip_echo(e.what(), words[i]) + "; the moves after it are ignored");
-        break;
+        emit("info string position: move " + std::to_string(i - first_move + 1) + ": " + clip_echo(e.what(), words[i]) +
+             "; position unchanged");
+        return;
       }
     }
   }
@@ -365,11 +378,19 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   const GoRequest r = parse_go(words);
   for (const std::string& note : r.notes) emit("info string " + note);
   if (r.perft) {
-    if (r.go.perft > 0 && wait_for_finite_search("go")) search_->start_perft(game_.position(), r.go.perft);
+    if (r.go.perft > 0) {
+      make_idle();
+      search_->start_perft(game_.position(), r.go.perft);
+    }
     return;
   }
-  if (!wait_for_finite_search("go")) return;
+  make_idle();
   ensure_evaluator();
+  report_weights_error();
+  if (!evaluator_) {  // no net could be loaded yet: refuse rather than play without one
+    emit("bestmove (none)");
+    return;
+  }
   SearchSettings s;
   s.search.params = selfplay::search_params(config_.search());
   s.search.threads = int(find_option("Threads")->integer());
@@ -380,6 +401,13 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   SearchLimits limits;
   limits.nodes = r.go.nodes;
   limits.depth = r.go.depth;
+  if (limits.depth > 0) {
+    // go depth D for an MCTS: the search ends when its simulations average D plies, or after
+    // kVisitsPerDepthSquared * D^2 new visits, whichever comes first, so the depths GUIs send
+    // (10-30) end in seconds (docs in README, "xqzero uci").
+    const int64_t budget = kVisitsPerDepthSquared * int64_t(limits.depth) * limits.depth;
+    limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, budget) : budget;
+  }
   limits.time = search::compute_time_budget(r.go, game_.side_to_move(), find_option("Move Overhead")->integer());
   const bool unlimited = limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited();
   if (unlimited && r.bad_value && !r.go.infinite) {

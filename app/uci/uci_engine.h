@@ -16,18 +16,20 @@
 // isready, stop and quit are answered meanwhile; it prints no bestmove, and a depth out of
 // range is refused with an info string.
 //
-// The search runs in the background (app/uci/search_thread.h); `isready` and `stop` are
-// answered at once during it. A `go` (or setoption/ucinewgame) that arrives while a finite
-// search runs waits for it to end, so a scripted session reads like a sequence; during an
-// infinite or ponder search it is refused with an info string. End of input waits for a
-// finite search to finish (so `printf 'position startpos\ngo nodes 100\n' | xqzero uci`
-// prints its bestmove); `quit` stops the search at once.
+// The search runs in the background (app/uci/search_thread.h); `isready`, `stop` and `quit`
+// are answered at once during it: the input thread never waits for a search to run its course.
+// A `go`, `setoption` or `ucinewgame` that arrives while a search (or `go perft`) runs stops
+// it first, as Stockfish does (its bestmove comes first), then takes effect. End of input is
+// `quit`: the search is stopped and its bestmove printed.
 //
 // Options: app/uci/uci_options.h (those backed by a configuration field change the engine's
 // configuration). The evaluator is built from them at the first isready or go after they changed:
-// WeightsFile "uniform" (the default) or empty searches with uniform priors and no network;
-// a path loads that checkpoint (its own architecture) on Device. A checkpoint that fails to
-// load is reported by info string and replaced by uniform priors.
+// WeightsFile "bundled" (the default, or empty) plays the net that ships with xqzero
+// (nn/bundled_net.h); "uniform" searches with uniform priors and no network; a path loads that
+// checkpoint (its own architecture) on Device. The loaded net is named by `info string net:
+// FILE (architecture)` when it is built. A file that fails to load never falls back to
+// uniform priors: every isready and go after it names the file and the reason, and the engine
+// plays the previous net, or answers `bestmove (none)` when it has none.
 #pragma once
 
 #include <iosfwd>
@@ -44,6 +46,9 @@
 #include "search/time_manager.h"
 
 namespace xq::app::uci {
+
+// `go depth D` searches at most this many times D^2 new visits (D 10: 1,600; D 20: 6,400).
+constexpr int64_t kVisitsPerDepthSquared = 16;
 
 class UciEngine {
  public:
@@ -71,8 +76,9 @@ class UciEngine {
   void cmd_go(const std::vector<std::string>& words);
   void cmd_setoption(const std::string& line);
   void cmd_display();
-  bool wait_for_finite_search(const char* what);
+  void make_idle();
   void ensure_evaluator();
+  void report_weights_error();
   Option* find_option(const std::string& name);
 
   std::ostream& out_;
@@ -82,6 +88,8 @@ class UciEngine {
   Game game_;
   std::shared_ptr<nn::Evaluator> evaluator_;
   bool evaluator_dirty_ = true;
+  std::string net_description_;  // the net evaluator_ plays with: its file and architecture
+  std::string weights_error_;    // why the WeightsFile set last could not be loaded ("" if it was)
   search::TimeBudget last_budget_;
   std::unique_ptr<SearchThread> search_;
 };

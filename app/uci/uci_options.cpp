@@ -2,8 +2,10 @@
 
 #include <google/protobuf/descriptor.h>
 
+#include <algorithm>
 #include <sstream>
 #include <stdexcept>
+#include <thread>
 
 #include "app/uci/uci_text.h"
 #include "util/text.h"
@@ -138,13 +140,15 @@ Option config_option(const char* name, const std::string& path, const xqzero::Co
 std::vector<Option> make_options(const xqzero::Config& config) {
   Option overhead = spin("Move Overhead", 100, 0, 10000);
   overhead.aliases = {"MoveOverhead"};
-  // The search tree's memory: what the engine really uses per search (Pikafish's Hash sizes
-  // its transposition table; this engine has a tree instead).
-  Option hash = spin("Hash", 1024, 16, 1 << 20);
+  // The search trees' memory in MB: what the engine really uses per search, with Pikafish's
+  // default (its Hash sizes a transposition table; this engine has trees instead). A search
+  // whose trees reach it stops growing them and answers; `hashfull` reports the share used.
+  Option hash = spin("Hash", 16, 1, 1 << 20);
   hash.aliases = {"TreeMemoryMB"};
   return {
       config_option("WeightsFile", "evaluator.weights", config, true),  // "uniform": no network
-      spin("Threads", 1, 1, 64),
+      // Up to what the machine has (at least 64, so a setting does not depend on the machine).
+      spin("Threads", 1, 1, std::max<int64_t>(64, int64_t(std::thread::hardware_concurrency()))),
       spin("MultiPV", 1, 1, 256),
       check("UCI_ShowWDL", false),
       check("Ponder", false),

@@ -12,55 +12,15 @@
 #include "app/analyse/analysis_engine.h"
 #include "core/game.h"
 #include "core/movegen.h"
+#include "tests/app/analyse_session.h"
 
 namespace xq::app::analyse {
 namespace {
 
 using nlohmann::json;
 
-// Uniform answers, each call slowed down (so searches last long enough to be reported on
-// or terminated).
-class SlowEvaluator final : public nn::Evaluator {
- public:
-  explicit SlowEvaluator(int delay_us) : delay_us_(delay_us) {}
-  void evaluate(nn::Span<const nn::EvalRequest> requests, nn::Span<nn::EvalResult> results) override {
-    std::this_thread::sleep_for(std::chrono::microseconds(delay_us_));
-    uniform_.evaluate(requests, results);
-  }
-  std::string describe() const override { return "slow uniform"; }
-
- private:
-  int delay_us_;
-  nn::UniformEvaluator uniform_;
-};
-
-struct Session {
-  explicit Session(int threads = 2, std::shared_ptr<nn::Evaluator> ev = std::make_shared<nn::UniformEvaluator>()) {
-    AnalysisEngine::Options o;
-    o.threads = threads;
-    o.leaves_per_round = 4;
-    QueryDefaults d;
-    d.max_visits = 64;
-    engine = std::make_unique<AnalysisEngine>(std::move(ev), d, o, out);
-  }
-  // Every line written so far, parsed (each must be valid JSON).
-  std::vector<json> lines() {
-    engine->wait_idle();
-    std::vector<json> v;
-    std::istringstream is(out.str());
-    for (std::string line; std::getline(is, line);) {
-      EXPECT_NO_THROW(v.push_back(json::parse(line))) << line;
-    }
-    return v;
-  }
-  json only_line() {
-    const auto v = lines();
-    EXPECT_EQ(v.size(), 1u) << out.str();
-    return v.empty() ? json() : v.front();
-  }
-  std::ostringstream out;
-  std::unique_ptr<AnalysisEngine> engine;
-};
+using session::Session;
+using session::SlowEvaluator;
 
 const char* kMateInOne = "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w";  // h6d6 mates
 
@@ -117,7 +77,7 @@ TEST(Analyse, BadLinesAreAnsweredWithTheFieldAndTheEngineGoesOn) {
       {R"({"id":"b","moves":["h2e2","a0a5"]})", "moves[1]"},
       {R"({"id":"c","maxVisits":0})", "maxVisits"},
       {R"({"id":"d","maxVisits":"many"})", "maxVisits"},
-      {R"({"id":"e","colour":"red"})", "colour"},
+      {R"({"id":"e","priority":"high"})", "priority"},
       {R"({"id":"f","analyzePlies":[2]})", "analyzePlies"},
       {R"({"id":"g","searchMoves":["a0a5"]})", "searchMoves[0]"},
       {R"({"id":"h","algorithm":"minimax"})", "algorithm"},

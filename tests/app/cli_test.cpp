@@ -116,7 +116,7 @@ TEST(Cli, FileErrorsNameTheFile) {
 
 // analyse and evalset: what they need, and the file or line at fault.
 TEST(Cli, AnalyseAndEvalsetErrors) {
-  expect_one_line_error({"analyse"}, "analyse needs --model CKPT (or --model uniform)");
+  expect_one_line_error({"analyse", "--model", "/nonexistent/net.xqz"}, "/nonexistent/net.xqz");
   expect_one_line_error({"analyse", "--model", "uniform", "--threads", "0"}, "--threads");
   expect_one_line_error({"evalset"}, "evalset needs one FILE");
   const std::string dir = temp_dir("evalset");

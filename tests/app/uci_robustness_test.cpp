@@ -55,7 +55,7 @@ TEST(Uci, BadGoValuesStillGiveOneBestmove) {
   const Position start;
   for (const Case& c : cases) {
     std::ostringstream out;
-    UciEngine engine(out);
+    UciEngine engine(out, uniform_config());
     engine.command("position startpos");
     const auto lines = reply(engine, out, c.go);
     ASSERT_FALSE(lines.empty()) << c.go;
@@ -79,7 +79,7 @@ TEST(Uci, HugeGoValuesAreClamped) {
                          "go wtime 99999999999999999999 btime 99999999999999999999 movestogo 5000"};
   for (const char* go : cases) {
     std::ostringstream out;
-    UciEngine engine(out);
+    UciEngine engine(out, uniform_config());
     engine.command("position startpos");
     engine.command(go);
     engine.command("isready");
@@ -112,7 +112,7 @@ TEST(Uci, GoPerftDepthOutOfRangeIsRefused) {
 // a total), and a perft after it counts normally.
 TEST(Uci, GoPerftAnswersIsreadyAndStop) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("position startpos");
   engine.command("go perft 9");  // some 10^13 leaves: years of counting
   engine.command("isready");
@@ -133,14 +133,14 @@ TEST(Uci, GoPerftAnswersIsreadyAndStop) {
 // info string; the next line is a command again.
 TEST(Uci, OverlongInputLineIsRefusedAndTheLoopGoesOn) {
   const std::string overlong = "position fen " + std::string((size_t(1) << 20) + 10, 'x');
-  const auto lines = session(overlong + "\nisready\n");
+  const auto lines = loop_session(overlong + "\nisready\n");
   ASSERT_EQ(with_prefix(lines, "info string line of more than 1048576 bytes ignored: 'position fen xxx").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
   for (const auto& l : lines) EXPECT_LT(l.size(), 500u);
 }
 
 TEST(Uci, QuitStopsAPerft) {
-  const auto lines = session("position startpos\ngo perft 10\nquit\n");
+  const auto lines = loop_session("position startpos\ngo perft 10\nquit\n");
   EXPECT_TRUE(with_prefix(lines, "Nodes searched").empty());
   EXPECT_EQ(with_prefix(lines, "info string perft 10 stopped after ").size(), 1u);
 }
@@ -197,7 +197,7 @@ TEST(Uci, LongInputIsClippedInInfoStrings) {
       "go " + huge + " nodes 3",
   };
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   for (const std::string& cmd : commands) {
     const auto lines = reply(engine, out, cmd);
     ASSERT_FALSE(lines.empty()) << cmd.substr(0, 40);
@@ -215,13 +215,6 @@ TEST(Uci, LongInputIsClippedInInfoStrings) {
   EXPECT_EQ(ready.back(), "readyok");
 }
 
-TEST(Uci, BadWeightsFileFallsBackToUniform) {
-  const auto lines = session("setoption name WeightsFile value /nonexistent/net.ckpt\nisready\ngo nodes 10\n");
-  EXPECT_EQ(with_prefix(lines, "info string cannot load WeightsFile '/nonexistent/net.ckpt'").size(), 1u);
-  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
-  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
-}
-
 TEST(Uci, SearchesWithATinyCheckpoint) {
   const xqzero::NetworkConfig nc = ::xq::test::tiny_net_config();
   nn::Network net = nn::make_network(nc, 7);
@@ -232,7 +225,9 @@ TEST(Uci, SearchesWithATinyCheckpoint) {
                              "setoption name UCI_ShowWDL value true\nposition startpos\ngo nodes 24\n");
   std::remove(path.c_str());
   EXPECT_EQ(with_prefix(lines, "info string cannot load").size(), 0u);
-  EXPECT_EQ(with_prefix(lines, "info string evaluator: ").size(), 1u);
+  const auto net_lines = with_prefix(lines, "info string net: " + path + " (");
+  ASSERT_EQ(net_lines.size(), 1u);
+  EXPECT_NE(net_lines[0].find("torch(cpu"), std::string::npos) << net_lines[0];
   EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "nodes"), "24");
   Position start;
   EXPECT_TRUE(illegal_reason(start, parse_iccs(bestmove(lines).first)).empty());
@@ -250,7 +245,7 @@ TEST(Uci, ThreadsSplitTheNodeBudget) {
 
 TEST(Uci, TreeReuseStillSearchesNewNodes) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("position startpos");
   engine.command("go nodes 200");
   engine.wait_idle();
@@ -271,7 +266,7 @@ TEST(Uci, TreeReuseStillSearchesNewNodes) {
 
 TEST(Uci, GoWithClockSetsTheBudget) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("setoption name MoveOverhead value 100");
   engine.command("position startpos moves h2e2");  // black to move: btime counts
   engine.command("go wtime 100000 btime 1000 winc 0 binc 0");

@@ -38,14 +38,15 @@ TEST(Uci, Handshake) {
     EXPECT_EQ(with_prefix(lines, std::string("option name ") + name + " type").size(), 1u) << name;
   EXPECT_EQ(with_prefix(lines, "option name Threads type spin default 1 min 1 max").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "option name WeightsFile type string default uniform").size(), 1u);
-  EXPECT_EQ(lines[lines.size() - 2], "uciok");
+  EXPECT_EQ(with_prefix(lines, "uciok").size(), 1u);
   EXPECT_EQ(lines.back(), "readyok");
+  EXPECT_EQ(lines[lines.size() - 2], "info string net: uniform priors (no network)") << "isready says which net";
 }
 
 // Options backed by configuration fields take type, range and choices from proto/config.proto
 // and defaults from the engine's configuration; Pikafish's spellings and the old names work.
 TEST(Uci, OptionsFromTheConfiguration) {
-  xqzero::Config config;
+  xqzero::Config config = uniform_config();
   config.mutable_search()->set_c_puct_init(2.5f);
   config.mutable_search()->set_algorithm("gumbel");
   std::ostringstream out;
@@ -71,7 +72,8 @@ TEST(Uci, OptionsFromTheConfiguration) {
     engine.command(cmd);
   engine.wait_idle();
   const auto added = lines_of(out.str().substr(before));
-  EXPECT_TRUE(with_prefix(added, "info string").empty()) << added[0];
+  EXPECT_EQ(with_prefix(added, "info string").size(), 1u) << added[0];
+  EXPECT_EQ(with_prefix(added, "info string net: uniform priors").size(), 1u) << "the evaluator, built at the go";
   EXPECT_EQ(with_prefix(added, "bestmove").size(), 1u);
 }
 
@@ -100,9 +102,30 @@ TEST(Uci, StartPositionSearchByNodes) {
   EXPECT_EQ(lines.back().rfind("bestmove", 0), 0u);
 }
 
+// A position with a bad move or FEN is refused as a whole, naming the move or the field; the
+// engine keeps the last good position and searches that one.
+TEST(Uci, BadPositionIsRefusedAsAWhole) {
+  std::ostringstream out;
+  UciEngine engine(out, uniform_config());
+  engine.command("position startpos moves h2e2 h9g7");
+  const std::string good = engine.game().position().fen();
+  auto lines = reply(engine, out, "position startpos moves h2e2 h9g7 b0c2 b9c7 e2e9");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("info string position: move 5: illegal move 'e2e9'", 0), 0u) << lines[0];
+  EXPECT_NE(lines[0].find("position unchanged"), std::string::npos) << lines[0];
+  EXPECT_EQ(engine.game().position().fen(), good);
+  EXPECT_EQ(engine.game().ply(), 2) << "not the three good moves before the bad one";
+  lines = reply(engine, out, "position fen rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w");
+  ASSERT_EQ(lines.size(), 1u);
+  EXPECT_EQ(lines[0].rfind("info string position: bad FEN", 0), 0u) << lines[0];
+  EXPECT_EQ(engine.game().position().fen(), good);
+  lines = reply(engine, out, "go nodes 8");
+  EXPECT_TRUE(illegal_reason(Position::from_fen(good), parse_iccs(bestmove(lines).first)).empty());
+}
+
 TEST(Uci, PositionWithMovesAndFen) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("position startpos moves h2e2 h9g7");
   EXPECT_EQ(engine.game().ply(), 2);
   EXPECT_EQ(engine.game().side_to_move(), RED);
@@ -180,13 +203,12 @@ TEST(Uci, MultiPvAndWdl) {
 
 TEST(Uci, StopDuringInfinite) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("position startpos");
   engine.command("go infinite");
-  engine.command("isready");     // answered during the search
-  engine.command("go nodes 5");  // refused: the infinite search only ends on stop
+  engine.command("isready");  // answered during the search
   engine.command("stop");
-  engine.command("go nodes 10");  // after stop: waits for the stopped search, then runs
+  engine.command("go nodes 10");  // after stop: the stopped search has ended, this one runs
   engine.wait_idle();
   const auto lines = lines_of(out.str());
   const auto ready = std::find(lines.begin(), lines.end(), "readyok");
@@ -196,11 +218,40 @@ TEST(Uci, StopDuringInfinite) {
   ASSERT_NE(b, lines.end());
   EXPECT_LT(ready - lines.begin(), b - lines.begin());
   EXPECT_EQ(with_prefix(lines, "bestmove").size(), 2u);
-  EXPECT_EQ(with_prefix(lines, "info string go ignored").size(), 1u);
   EXPECT_EQ(field(with_prefix(lines, "info depth").back(), "nodes"), "10");
   Position start;
   for (const auto& b : with_prefix(lines, "bestmove"))
     EXPECT_TRUE(illegal_reason(start, parse_iccs(field("x " + b, "bestmove"))).empty()) << b;
+}
+
+// The input thread never waits for a search to run its course (issue repros, through the
+// input loop): a go, setoption or ucinewgame during a search stops it first, and isready,
+// stop and quit are answered at once.
+TEST(Uci, CommandsDuringASearchStopItFirst) {
+  auto lines = loop_session("position startpos\ngo depth 1000\ngo nodes 10\nstop\nisready\nquit\n");
+  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 2u) << "the depth-1000 search, then the 10-node one";
+
+  lines = loop_session("go perft 10\nucinewgame\nisready\nquit\n");
+  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string perft 10 stopped after ").size(), 1u);
+
+  lines = loop_session("position startpos\ngo movetime 60000\nsetoption name MultiPV value 2\nstop\nisready\n");
+  ASSERT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+  ASSERT_FALSE(with_prefix(lines, "info depth").empty());
+  // Stopped by the setoption, long before its minute.
+  EXPECT_LT(std::stoll(field(with_prefix(lines, "info depth").back(), "time")), 30000);
+  EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
+}
+
+// End of input is quit: a search that would not end by itself is stopped with its bestmove.
+TEST(Uci, EndOfInputIsQuit) {
+  for (const char* go : {"go depth 1000", "go nodes 9223372036854775807", "go infinite"}) {
+    const auto lines = loop_session(std::string("position startpos\n") + go + "\n");
+    EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u) << go;
+  }
+  const auto perft = loop_session("go perft 10\n");
+  EXPECT_EQ(with_prefix(perft, "info string perft 10 stopped after ").size(), 1u);
 }
 
 TEST(Uci, QuitStopsAnInfiniteSearch) {
@@ -209,21 +260,40 @@ TEST(Uci, QuitStopsAnInfiniteSearch) {
   EXPECT_TRUE(with_prefix(lines, "readyok").empty());  // nothing is read after quit
 }
 
-TEST(Uci, EndOfInputStopsAnInfiniteSearch) { EXPECT_EQ(with_prefix(session("go infinite\n"), "bestmove").size(), 1u); }
-
-// go depth D ends once this search's simulations average D plies (reported as depth).
+// go depth D ends once this search's simulations average D plies (reported as depth), or
+// after 16 D^2 new visits: the depths GUIs send end in reasonable time.
 TEST(Uci, GoDepthEndsTheSearch) {
-  const auto lines = session("position startpos\ngo depth 2\n");
-  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
-  const auto infos = with_prefix(lines, "info depth");
+  for (int d : {2, 4, 25}) {
+    const auto lines = session("position startpos\ngo depth " + std::to_string(d) + "\n");
+    EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u);
+    const auto infos = with_prefix(lines, "info depth");
+    ASSERT_FALSE(infos.empty());
+    const int64_t nodes = std::stoll(field(infos.back(), "nodes"));
+    EXPECT_LE(nodes, kVisitsPerDepthSquared * d * d) << infos.back();
+    EXPECT_TRUE(std::stoi(field(infos.back(), "depth")) >= d || nodes == kVisitsPerDepthSquared * d * d)
+        << infos.back();
+  }
+}
+
+// Hash (MB, Pikafish's default 16) bounds the trees: hashfull reports the permille in use, and
+// a search whose tree fills it stops and answers with what it has.
+TEST(Uci, HashBoundsTheTreeAndHashfullReportsIt) {
+  auto lines = session("uci\nposition startpos\ngo nodes 100\n");
+  EXPECT_EQ(with_prefix(lines, "option name Hash type spin default 16 min 1 max").size(), 1u);
+  auto infos = with_prefix(lines, "info depth");
   ASSERT_FALSE(infos.empty());
-  EXPECT_GE(std::stoi(field(infos.back(), "depth")), 2) << infos.back();
-  EXPECT_GE(std::stoi(field(infos.back(), "seldepth")), 2) << infos.back();
+  EXPECT_LT(std::stoi(field(infos.back(), "hashfull")), 1000);
+  lines = session("setoption name Hash value 1\nposition startpos\ngo nodes 1000000\n");
+  infos = with_prefix(lines, "info depth");
+  ASSERT_FALSE(infos.empty());
+  EXPECT_GE(std::stoi(field(infos.back(), "hashfull")), 900) << infos.back();
+  EXPECT_LT(std::stoll(field(infos.back(), "nodes")), 1000000) << "the full tree ended the search";
+  EXPECT_EQ(with_prefix(lines, "bestmove ").size(), 1u);
 }
 
 TEST(Uci, PonderThenPonderhit) {
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   engine.command("position startpos moves h2e2");
   engine.command("go ponder nodes 30");
   engine.command("ponderhit");
@@ -273,7 +343,7 @@ TEST(Uci, MalformedCommandsGetInfoStrings) {
       "setoption name MultiPV",
   };
   std::ostringstream out;
-  UciEngine engine(out);
+  UciEngine engine(out, uniform_config());
   for (const std::string& cmd : bad) {
     const size_t before = out.str().size();
     EXPECT_TRUE(engine.command(cmd));
@@ -285,8 +355,9 @@ TEST(Uci, MalformedCommandsGetInfoStrings) {
   // Every go answered with one bestmove after its info string: "go nodes", "go nodes abc"
   // and "go movetime -5" at once (no limit left), "go sideways nodes 5" after 5 visits.
   EXPECT_EQ(with_prefix(lines_of(out.str()), "bestmove").size(), 4u);
-  // The bad move list kept the legal prefix; the options kept their values.
-  engine.command("position startpos moves h2e2 h2h9");
+  // The bad move list is refused as a whole; the options kept their values.
+  engine.command("position startpos moves h2e2");
+  engine.command("position startpos moves h2e2 h9g7 h2h9");
   EXPECT_EQ(engine.game().ply(), 1);
   engine.command("go nodes 20");
   engine.wait_idle();

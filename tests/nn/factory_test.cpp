@@ -51,7 +51,7 @@ TEST(Factory, BatchesNoLargerThanWhatCanBeInFlight) {
 }
 
 TEST(Factory, WeightsNameUniformOrACheckpointOfItsOwnArchitecture) {
-  EXPECT_TRUE(is_uniform_weights(""));
+  EXPECT_FALSE(is_uniform_weights("")) << "empty names the bundled net: uniform only by name";
   EXPECT_TRUE(is_uniform_weights("Uniform"));
   EXPECT_TRUE(is_uniform_weights("<uniform>"));
   EXPECT_FALSE(is_uniform_weights("net.xqz"));

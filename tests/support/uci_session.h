@@ -49,12 +49,54 @@ inline std::vector<std::string> pv_of(const std::string& line) {
   return out;
 }
 
-// Runs a whole session through loop() (end of input lets a finite search finish).
-inline std::vector<std::string> session(const std::string& script) {
+// The protocol tests' engine configuration: uniform priors, so they do not depend on the
+// bundled net (tests/app/bundled_net_test.cpp tests the default, which plays it).
+inline xqzero::Config uniform_config() {
+  xqzero::Config c;
+  c.mutable_evaluator()->set_weights("uniform");
+  return c;
+}
+
+// Whether a go command ends by itself (a limit, or perft): a GUI waits for its bestmove.
+inline bool finite_go(const std::string& line) {
+  std::istringstream is(line);
+  std::string w;
+  if (!(is >> w) || w != "go") return false;
+  bool limited = false;
+  while (is >> w) {
+    if (w == "infinite" || w == "ponder") return false;
+    if (w == "nodes" || w == "movetime" || w == "depth" || w == "wtime" || w == "btime" || w == "perft" || w == "mate")
+      limited = true;
+  }
+  return limited;
+}
+
+// Runs a script as a GUI would: one command at a time, waiting for the bestmove of each finite
+// go before the next command (a go, setoption or ucinewgame during a search would stop it),
+// and quit at the end.
+inline std::vector<std::string> session(const std::string& script, const xqzero::Config& config = uniform_config()) {
+  std::ostringstream out;
+  {
+    UciEngine engine(out, config);
+    std::istringstream in(script);
+    bool quit = false;
+    for (std::string line; !quit && std::getline(in, line);) {
+      quit = !engine.command(line);
+      if (finite_go(line)) engine.wait_idle();
+    }
+    if (!quit) engine.command("quit");
+  }
+  return lines_of(out.str());
+}
+
+// The same script through loop(), the engine's input loop, all at once (as `printf ... |
+// xqzero uci` sends it): the end of the script is the end of input.
+inline std::vector<std::string> loop_session(const std::string& script,
+                                             const xqzero::Config& config = uniform_config()) {
   std::ostringstream out;
   std::istringstream in(script);
   {
-    UciEngine engine(out);
+    UciEngine engine(out, config);
     EXPECT_EQ(engine.loop(in), 0);
   }
   return lines_of(out.str());
