@@ -10,6 +10,7 @@ packages=(
   libgtest-dev
   nlohmann-json3-dev      # JSON: `xqzero analyse`, metrics.jsonl
   libgloo-dev             # Gloo headers for torch c10d: data-parallel training
+  python3-protobuf python3-numpy python3-torch   # python/: records and checkpoints in Python, and its test
 )
 
 missing=()
