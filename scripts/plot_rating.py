@@ -78,6 +78,19 @@ def json_line(fields):
     return json.dumps({k: value(v) for k, v in fields.items()})
 
 
+def has_cell(path, kind, keys, values):
+    """Whether the JSON-lines file `path` already holds a `kind` line whose `keys` equal `values`
+    (the scripts skip such cells, so an interrupted curve or table resumes)."""
+    for text in open(path):
+        try:
+            m = json.loads(text)
+        except ValueError:
+            continue
+        if m.get("kind") == kind and [m.get(k) for k in keys] == list(values):
+            return True
+    return False
+
+
 def num(v):
     """A field as a float: numbers, "+inf"/"-inf"; None for anything else."""
     try:

@@ -67,18 +67,8 @@ touch "$out"
 while read -r target ckpt step positions at; do
   [ -n "$target" ] || continue
   for d in $depths; do
-    if py '
-import json
-for text in open(sys.argv[1]):
-    try:
-        m = json.loads(text)
-    except ValueError:
-        continue
-    if [m.get(k) for k in ("kind", "run", "checkpoint", "engine", "depth", "visits", "games")] == \
-       ["rating_curve", *sys.argv[2:5], *map(int, sys.argv[5:8])]:
-        sys.exit(0)
-sys.exit(1)
-' "$out" "$name" "$ckpt" "$fsf" "$d" "$visits" "$games"; then
+    if py 'sys.exit(0 if has_cell(sys.argv[1], "rating_curve", ("run", "checkpoint", "engine", "depth", "visits", "games"), sys.argv[2:5] + [int(x) for x in sys.argv[5:8]]) else 1)' \
+        "$out" "$name" "$ckpt" "$fsf" "$d" "$visits" "$games"; then
       echo "minute $target: $ckpt depth $d already in $out"
       continue
     fi

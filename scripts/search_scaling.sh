@@ -46,18 +46,8 @@ tck="$(getconf CLK_TCK)"
 touch "$out"
 for v in $visits; do
   for d in $depths; do
-    if py '
-import json
-for text in open(sys.argv[1]):
-    try:
-        m = json.loads(text)
-    except ValueError:
-        continue
-    if [m.get(k) for k in ("kind", "net", "config", "engine", "visits", "depth", "games")] == \
-       ["search_scaling", *sys.argv[2:5], *map(int, sys.argv[5:8])]:
-        sys.exit(0)
-sys.exit(1)
-' "$out" "$net" "$config" "$fsf" "$v" "$d" "$games"; then
+    if py 'sys.exit(0 if has_cell(sys.argv[1], "search_scaling", ("net", "config", "engine", "visits", "depth", "games"), sys.argv[2:5] + [int(x) for x in sys.argv[5:8]]) else 1)' \
+        "$out" "$net" "$config" "$fsf" "$v" "$d" "$games"; then
       echo "visits $v depth $d already in $out"
       continue
     fi
