@@ -38,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "app/uci/go_command.h"
 #include "app/uci/search_thread.h"
 #include "app/uci/uci_options.h"
 #include "config.pb.h"
@@ -46,9 +47,6 @@
 #include "search/time_manager.h"
 
 namespace xq::app::uci {
-
-// `go depth D` searches at most this many times D^2 new visits (D 10: 1,600; D 20: 6,400).
-constexpr int64_t kVisitsPerDepthSquared = 16;
 
 class UciEngine {
  public:
