@@ -4,6 +4,8 @@
 #include <iterator>
 
 #include "app/uci/uci_text.h"
+#include "core/errors.h"
+#include "core/move_parse.h"
 #include "core/perft.h"
 
 namespace xq::app::uci {
@@ -34,6 +36,7 @@ GoRange go_range(const std::string& key) {
   if (key == "movetime") return {1, kMaxMs, GoRange::kIgnore};
   if (key == "nodes") return {1, INT64_MAX, GoRange::kIgnore};
   if (key == "depth") return {1, 1000, GoRange::kIgnore};
+  if (key == "mate") return {1, kMaxMateMoves, GoRange::kIgnore};
   return {1, kMaxPerftDepth, GoRange::kIgnore};  // perft
 }
 
@@ -63,11 +66,6 @@ void store_go_value(search::GoParams& go, const std::string& key, int64_t v) {
 // 1..kMaxPerftDepth is refused.
 void apply_go_value(GoRequest& r, const std::string& key, const std::string& text, int64_t v, bool saturated) {
   const std::string named = "go: " + key + " " + clip(text);
-  if (key == "mate") {
-    r.notes.push_back(named + ": mate search is not supported; ignored");
-    r.bad_value = true;
-    return;
-  }
   const GoRange range = go_range(key);
   const std::string span = std::to_string(range.lo) + ".." + std::to_string(range.hi);
   if (key == "perft" && (v < range.lo || v > range.hi)) {
@@ -88,20 +86,44 @@ void apply_go_value(GoRequest& r, const std::string& key, const std::string& tex
     r.notes.push_back(named + " is out of range " + span + "; using " + std::to_string(range.hi));
     v = range.hi;
   }
-  store_go_value(r.go, key, v);
+  if (key == "mate")
+    r.mate = int(v);
+  else
+    store_go_value(r.go, key, v);
+}
+
+// Reads the moves after searchmoves from words[i + 1] on (up to the next go word); returns
+// the index of the last one read. At most kNamedBadMoves bad moves are named, then counted.
+size_t read_search_moves(const std::vector<std::string>& words, size_t i, const Position& pos, GoRequest& r) {
+  constexpr int kNamedBadMoves = 8;
+  int bad = 0;
+  while (i + 1 < words.size() && !is_go_word(words[i + 1])) {
+    const std::string& text = words[++i];
+    try {
+      const Move m = parse_legal_move(pos, text);
+      if (std::find(r.search_moves.begin(), r.search_moves.end(), m) == r.search_moves.end())
+        r.search_moves.push_back(m);
+    } catch (const MoveError& e) {
+      if (++bad <= kNamedBadMoves) r.notes.push_back("go: searchmoves: " + clip_echo(e.what(), text) + "; ignored");
+    }
+  }
+  if (bad > kNamedBadMoves)
+    r.notes.push_back("go: searchmoves: " + std::to_string(bad - kNamedBadMoves) + " more bad moves ignored");
+  return i;
 }
 
 }  // namespace
 
-GoRequest parse_go(const std::vector<std::string>& words) {
+GoRequest parse_go(const std::vector<std::string>& words, const Position& pos) {
   GoRequest r;
+  bool searchmoves = false;
   for (size_t i = 1; i < words.size(); ++i) {
     const std::string& w = words[i];
     if (w == "infinite" || w == "ponder") {
       (w == "infinite" ? r.go.infinite : r.go.ponder) = true;
     } else if (w == "searchmoves") {
-      r.notes.push_back("go: searchmoves is not supported; searching every move");
-      while (i + 1 < words.size() && !is_go_word(words[i + 1])) ++i;
+      searchmoves = true;
+      i = read_search_moves(words, i, pos, r);
     } else if (!go_takes_value(w)) {
       r.notes.push_back("go: unknown parameter '" + clip(w) + "' ignored");
     } else {
@@ -119,6 +141,8 @@ GoRequest parse_go(const std::vector<std::string>& words) {
       }
     }
   }
+  if (searchmoves && r.search_moves.empty())
+    r.notes.push_back("go: searchmoves lists no legal move; searching every move");
   return r;
 }
 
@@ -131,6 +155,13 @@ SearchLimits go_limits(const GoRequest& r, Color side, int64_t move_overhead_ms,
     // kVisitsPerDepthSquared * D^2 new visits, whichever comes first, so the depths GUIs send
     // (10-30) end in seconds (docs in README, "xqzero uci").
     const int64_t budget = kVisitsPerDepthSquared * int64_t(limits.depth) * limits.depth;
+    limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, budget) : budget;
+  }
+  if (r.mate > 0) {
+    // go mate N: the search ends once a win in at most N moves is proven (the solver's
+    // proofs, search/search.h), else after kMateVisitsPerMoveSquared * N^2 new visits.
+    limits.mate = r.mate;
+    const int64_t budget = kMateVisitsPerMoveSquared * int64_t(r.mate) * r.mate;
     limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, budget) : budget;
   }
   limits.time = search::compute_time_budget(r.go, side, move_overhead_ms);

@@ -1,6 +1,7 @@
 #include "app/uci/uci_engine.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <exception>
 #include <istream>
 #include <ostream>
@@ -71,6 +72,16 @@ int UciEngine::loop(std::istream& in) {
 bool UciEngine::command(const std::string& raw) {
   std::string line = raw;
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  // A line with a NUL or another control byte is refused whole, never echoed: what the GUI
+  // meant cannot be told (the byte is named by its code).
+  const auto control = std::find_if(line.begin(), line.end(), is_control_byte);
+  if (control != line.end()) {
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", unsigned(static_cast<unsigned char>(*control)));
+    emit("info string line ignored: control byte " + std::string(code) + " at byte " +
+         std::to_string(control - line.begin() + 1));
+    return true;
+  }
   const std::vector<std::string> words = split_words(line);
   if (words.empty()) return true;
   const std::string& cmd = words[0];
@@ -137,7 +148,8 @@ void UciEngine::make_idle() {
 void UciEngine::ensure_evaluator() {
   if (!evaluator_dirty_) return;
   evaluator_dirty_ = false;
-  const xqzero::EvaluatorConfig& ec = config_.evaluator();
+  xqzero::EvaluatorConfig ec = config_.evaluator();
+  ec.set_cache_entries(hash_split().cache_entries);  // the cache's share of Hash
   // The batch never waits for more leaves than the search has in flight.
   const int in_flight =
       int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() * int64_t(config_.search().leaves_per_batch())));
@@ -181,7 +193,7 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: unknown option '" + clip(name) + "'");
     return;
   }
-  if (!has_value && o->type != "string") {
+  if (!has_value && o->type != "string" && o->type != "button") {
     emit("info string setoption: option '" + o->name + "' needs a value");
     return;
   }
@@ -191,8 +203,22 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: " + o->name + " " + why);
     return;
   }
+  if (o->name == "Clear Hash") {  // the kept trees and the evaluator's cache are forgotten
+    search_->clear_trees();
+    if (evaluator_) evaluator_->clear_cache();
+    return;
+  }
   if (!o->path.empty()) training::apply_setting(config_, o->path + "=" + o->value);  // range checked by set()
-  if (o->evaluator || o->name == "Threads" || o->path == "search.leaves_per_batch") evaluator_dirty_ = true;
+  if (o->evaluator || o->name == "Threads" || o->name == "Hash" || o->path == "search.leaves_per_batch")
+    evaluator_dirty_ = true;
+}
+
+HashSplit UciEngine::hash_split() const {
+  const Option* hash = nullptr;
+  for (const Option& o : options_)
+    if (o.name == "Hash") hash = &o;
+  const xqzero::EvaluatorConfig& ec = config_.evaluator();
+  return split_hash(hash->integer(), ec.cache_entries(), !nn::is_uniform_weights(ec.weights()));
 }
 
 void UciEngine::cmd_position(const std::vector<std::string>& words) {
@@ -245,7 +271,7 @@ void UciEngine::cmd_position(const std::vector<std::string>& words) {
 }
 
 void UciEngine::cmd_go(const std::vector<std::string>& words) {
-  const GoRequest r = parse_go(words);
+  const GoRequest r = parse_go(words, game_.position());
   for (const std::string& note : r.notes) emit("info string " + note);
   if (r.perft) {
     if (r.go.perft > 0) {
@@ -267,7 +293,8 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   s.search.leaves_per_batch = config_.search().leaves_per_batch();
   s.multipv = int(find_option("MultiPV")->integer());
   s.show_wdl = find_option("UCI_ShowWDL")->check();
-  s.search.max_tree_bytes = size_t(find_option("Hash")->integer()) << 20;
+  s.search.max_tree_bytes = hash_split().tree_bytes;
+  s.search.search_moves = r.search_moves;
   std::vector<std::string> notes;
   const SearchLimits limits = go_limits(r, game_.side_to_move(), find_option("Move Overhead")->integer(), notes);
   for (const std::string& note : notes) emit("info string " + note);
