@@ -92,6 +92,7 @@ void Game::undo() {
   undos_.pop_back();
   plies_.pop_back();
   if (ply() < override_ply_) override_ply_ = -1;
+  if (ply() < play_on_ply_) play_on_ply_ = -1;
 }
 
 void Game::resign(Color loser) {
@@ -129,6 +130,7 @@ int Game::repetition_count() const {
 
 GameState Game::state() const {
   if (override_ply_ >= 0 && ply() >= override_ply_) return override_;
+  if (ply() == play_on_ply_ && has_legal_move()) return GameState();
   const PlyInfo& p = plies_.back();
   if (!p.judged) {
     p.state = judge();

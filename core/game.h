@@ -103,6 +103,13 @@ class Game {
   // since the last capture).
   int repetition_count() const;
 
+  // The game goes on from the current position although it is judged over (a GUI whose
+  // rules differ, e.g. on repetitions): this ply counts as ongoing until it is undone
+  // (unless it has no legal move);
+  // later positions are judged as usual, with the whole history, so a repetition of a
+  // position before this ply still counts.
+  void play_on() { play_on_ply_ = ply(); }
+
   // The side `loser` resigns / the game is adjudicated, at the current ply. Undoing past that
   // ply clears it. Adjudication with Result::ONGOING clears a previous one.
   void resign(Color loser);
@@ -127,6 +134,7 @@ class Game {
   std::vector<UndoInfo> undos_;
   std::vector<PlyInfo> plies_;  // plies_[i]: the position after i moves; size ply() + 1
   int override_ply_ = -1;       // ply of a resignation or adjudication, -1 for none
+  int play_on_ply_ = -1;        // ply judged ongoing whatever the rules say (play_on), -1 for none
   GameState override_;
 };
 

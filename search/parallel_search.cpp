@@ -44,6 +44,7 @@ void ParallelSearch::prepare(const Game& root, const ParallelSettings& settings,
   for (int i = 0; i < n; ++i) {
     Worker& w = *workers_[size_t(i)];
     w.search.set_params(settings.params);
+    w.search.set_root_filter(settings.search_moves);
     w.search.sync_to(root);
     w.game = root;
     w.start_visits = w.search.tree().node(w.search.tree().root()).visits;

@@ -33,6 +33,9 @@ struct ParallelSettings {
   int threads = 1;
   int leaves_per_batch = 8;
   size_t max_tree_bytes = size_t(1) << 30;  // all workers together
+  // The root moves every worker may search (UCI searchmoves; Search::set_root_filter):
+  // empty, or none of them legal, searches every move.
+  std::vector<Move> search_moves;
 };
 
 class ParallelSearch {

@@ -10,7 +10,10 @@ std::vector<RootStat> root_stats(const Search& search, std::atomic<uint64_t>* no
   if (!tree.node(tree.root()).expanded) return out;
   const SearchResult result = search.result();
   if (nodes_read) *nodes_read += result.moves.size() + result.pv.size();
-  for (const RootMove& m : result.moves) {
+  const std::vector<uint8_t>& allowed = search.root_allowed();
+  for (size_t e = 0; e < result.moves.size(); ++e) {
+    if (e < allowed.size() && !allowed[e]) continue;  // outside the root filter
+    const RootMove& m = result.moves[e];
     RootStat s;
     s.move = m.move;
     s.prior = m.prior;

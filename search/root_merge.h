@@ -29,7 +29,8 @@ struct RootStat {
   double d() const { return visits ? d_sum / visits : 0.0; }
 };
 
-// The root statistics of `search` (empty before its root is expanded). `nodes_read`
+// The root statistics of `search` (empty before its root is expanded), the moves its root
+// filter allows (Search::set_root_filter) only. `nodes_read`
 // (optional) grows by the tree nodes read: the root's moves and the line of the search's
 // choice.
 std::vector<RootStat> root_stats(const Search& search, std::atomic<uint64_t>* nodes_read = nullptr);

@@ -59,6 +59,15 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   }
   if (std::find(root_allowed_.begin(), root_allowed_.end(), uint8_t(1)) == root_allowed_.end())
     root_allowed_.assign(root_moves_.size(), 1);  // no listed move is legal here: all are searched
+  {
+    // A kept tree is dropped when its root has a child this search may not play (its
+    // statistics and proofs would count), or was judged over where the game goes on.
+    const Node& r = tree_.node(tree_.root());
+    bool stale = r.terminal && !game.over();
+    for (NodeId c = r.first_child; c != kNoNode && !stale; c = tree_.node(c).next_sibling)
+      stale = !root_allowed_[size_t(Tree::edge_of(tree_.node(c)))];
+    if (stale) tree_.clear();
+  }
   root_win_edge_ = -1;
   if (params_.immediate_wins) {
     const Move win = find_immediate_win(game.position());

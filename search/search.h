@@ -126,9 +126,15 @@ class Search {
   // Root moves the next searches may choose and visit (UCI searchmoves, analysis
   // searchMoves); empty (the default) allows all. Taken at start_move(); listed moves that
   // are not legal at the root are ignored, and when none is legal every move is searched.
+  // A kept tree (tree reuse) whose root has a child the filter excludes is dropped at
+  // start_move(): its root statistics and proofs could rest on moves this search may not play.
   void set_root_filter(std::vector<Move> moves) { root_filter_ = std::move(moves); }
+  // Per root edge (the order of result().moves): whether this search may play it (set by
+  // start_move()).
+  const std::vector<uint8_t>& root_allowed() const { return root_allowed_; }
   // Prepares a search from game's current position with a budget of `visits` new root
   // visits, i.e. simulations of this search (visits kept from tree reuse do not count).
+  // A kept root judged over while the game goes on (Game::play_on) is searched afresh.
   // `exploration`: root noise (Dirichlet for PUCT, Gumbel samples for Gumbel); without it
   // the search is deterministic.
   void start_move(Game& game, int visits, bool exploration);

@@ -11,6 +11,7 @@
 #include "app/uci/score.h"
 #include "core/movegen.h"
 #include "core/perft.h"
+#include "nn/eval_cache.h"
 
 namespace xq::app::uci {
 
@@ -112,13 +113,19 @@ void SearchThread::start(const Game& game, std::shared_ptr<nn::Evaluator> evalua
   }
   if (game.over()) {
     // The GUI plays on where our rules have ended the game (e.g. other repetition rules):
-    // search the position itself, without its history and move-count limits.
+    // search on with the game's history, so that repetitions of earlier positions are still
+    // judged; a move-count limit that ended it is lifted, any other verdict is set aside at
+    // the root only (Game::play_on).
     out_("info string the game is over by xqzero's rules (" + game.state().to_string() +
-         "); searching the position without its history");
-    GameSettings s;
-    s.natural_limit = 0;
-    s.length_cap = 0;
-    root_game_ = Game(game.position(), s);
+         "); searching on with its history");
+    const Termination reason = game.state().reason;
+    if (reason == Termination::NATURAL_LIMIT || reason == Termination::LENGTH_CAP) {
+      GameSettings s = root_game_.settings();
+      s.natural_limit = 0;
+      s.length_cap = 0;
+      root_game_.set_settings(s);
+    }
+    if (root_game_.over()) root_game_.play_on();
   }
 
   // Taking over a large kept tree copies it (Tree::advance): done in the search thread, so
@@ -165,7 +172,7 @@ void SearchThread::run_perft(Position pos, int depth) {
 // Past the clock, node or depth limits (never while waiting for stop).
 bool SearchThread::past_limits(int64_t now) {
   if (infinite_.load() || pondering_.load()) return false;
-  if (search_.all_finished()) return true;
+  if (search_.all_finished() || mate_found()) return true;
   const double elapsed_ms = double(now - clock_start_ns_.load()) / 1e6;
   if (limits_.time.limited()) {
     if (elapsed_ms >= double(limits_.time.hard_ms)) return true;
@@ -177,6 +184,28 @@ bool SearchThread::past_limits(int64_t now) {
     }
   }
   return limits_.depth > 0 && std::lround(search_.main_search().depth().average()) >= limits_.depth;
+}
+
+// Permille of Hash in use: the trees (worker 0's against its share, the trees grow alike) and
+// the evaluator's cache (the outermost wrapper, nn/evaluator_factory.h) together.
+int SearchThread::hash_permille() const {
+  const size_t threads = size_t(search_.threads());
+  const size_t share = std::max<size_t>(settings_.search.max_tree_bytes / threads, 1 << 20);  // ParallelSearch's
+  const double trees = double(share) * double(threads);
+  const double tree_used = std::min(1.0, double(search_.main_search().tree().memory_bytes()) / double(share)) * trees;
+  double cache = 0, cache_used = 0;
+  if (auto* c = dynamic_cast<nn::CachingEvaluator*>(evaluator_.get())) {
+    cache = double(c->cache().memory_bytes());
+    cache_used = double(c->cache().size() * nn::EvalCache::kBytesPerEntry);
+  }
+  return int(std::min(1000.0, 1000.0 * (tree_used + cache_used) / (trees + cache)));
+}
+
+bool SearchThread::mate_found() {
+  if (limits_.mate <= 0) return false;
+  for (const RootStat& s : search_.merged_stats(&report_nodes_))
+    if (s.proven == search::Proven::WIN && mate_moves(s.proven_plies) <= limits_.mate) return true;
+  return false;
 }
 
 void SearchThread::run() {
@@ -200,6 +229,11 @@ void SearchThread::run() {
                      [this] { return stop_.load(); });
     }
   }
+  if (limits_.mate > 0 && !stop_.load() && !mate_found()) {
+    const std::string n = std::to_string(limits_.mate);
+    out_("info string go mate " + n + ": no mate in " + n + " proven within " + std::to_string(search_.new_visits()) +
+         " visits; playing the best move found");
+  }
   finish();
 }
 
@@ -214,9 +248,7 @@ void SearchThread::report(bool final_report) {
   const int64_t elapsed_ms = std::max<int64_t>(0, (now_ns() - start_ns_) / 1000000);
   const uint64_t nps = elapsed_ms > 0 ? nodes * 1000 / uint64_t(elapsed_ms) : nodes * 1000;
   const search::Search& w0 = search_.main_search();
-  // Permille of Hash in use: worker 0's tree against its share (the trees grow alike).
-  const size_t share = std::max<size_t>(settings_.search.max_tree_bytes / size_t(search_.threads()), 1 << 20);
-  const int hashfull = int(std::min<size_t>(1000, w0.tree().memory_bytes() * 1000 / share));
+  const int hashfull = hash_permille();
 
   Move best = search_.best_move(stats);
   if (best.is_none()) {  // nothing expanded (cannot happen after a round; kept for safety)

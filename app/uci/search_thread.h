@@ -13,6 +13,11 @@
 // the node count is the root's new visits, and the only tree reads are the root's moves and
 // the principal variations (at most 64 moves each); report_nodes() counts those reads.
 //
+// A game over by xqzero's rules that the GUI plays on (other repetition rules) is searched on
+// with its whole history (Game::play_on), so repetitions of earlier positions still count.
+// `go mate N` (SearchLimits::mate) ends once the merged root moves hold a win in at most N
+// moves, and says so in an info string when its node bound came first.
+//
 // `go perft N` runs here too (start_perft), so `isready`, `stop` and `quit` are answered
 // while it counts; stop ends it within a few milliseconds, without a total.
 #pragma once
@@ -47,6 +52,7 @@ struct SearchLimits {
   search::TimeBudget time;  // from the clock or movetime
   bool infinite = false;    // report bestmove only after stop (also when the search is done)
   bool ponder = false;      // like infinite until ponderhit, then the limits apply from then on
+  int mate = 0;             // go mate N: stop once a win in at most N moves is proven, 0 = no
 };
 
 class SearchThread {
@@ -80,7 +86,9 @@ class SearchThread {
  private:
   void run();
   void run_perft(Position pos, int depth);
-  bool past_limits(int64_t now);  // the clock, node and depth limits, when not waiting for stop
+  bool past_limits(int64_t now);  // the clock, node, depth and mate limits, when not waiting for stop
+  bool mate_found();              // a root move proven to win in at most limits_.mate moves
+  int hash_permille() const;      // hashfull: the trees and the evaluator's cache
   void report(bool final_report);
   void finish();
 

@@ -1,20 +1,16 @@
 #include "app/uci/uci_engine.h"
 
 #include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <cmath>
-#include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <istream>
 #include <ostream>
 #include <sstream>
 
 #include "app/line_reader.h"
+#include "app/uci/go_command.h"
 #include "app/uci/uci_text.h"
 #include "core/errors.h"
-#include "core/movegen.h"
-#include "core/perft.h"
 #include "nn/bundled_net.h"
 #include "nn/evaluator_factory.h"
 #include "selfplay/selfplay_config.h"
@@ -22,131 +18,6 @@
 #include "util/text.h"
 
 namespace xq::app::uci {
-
-namespace {
-
-// ---- go ----
-
-// What `go` asked for, and what was wrong with it.
-struct GoRequest {
-  search::GoParams go;
-  std::vector<std::string> notes;  // info strings: a bad value and what is done instead
-  bool bad_value = false;          // a value was bad (its limit ignored or replaced)
-  bool perft = false;              // go perft: go.perft is its depth, 0 when that was bad
-};
-
-const char* const kGoValued[] = {"wtime",    "btime", "winc",  "binc",  "movestogo",
-                                 "movetime", "nodes", "depth", "perft", "mate"};
-constexpr int64_t kMaxMs = int64_t(1) << 40;  // about 35 years: no clock arithmetic overflows
-
-bool go_takes_value(const std::string& w) {
-  return std::find(std::begin(kGoValued), std::end(kGoValued), w) != std::end(kGoValued);
-}
-bool is_go_word(const std::string& w) {
-  return go_takes_value(w) || w == "infinite" || w == "ponder" || w == "searchmoves";
-}
-
-// The range of a go value and what a value below it means.
-struct GoRange {
-  int64_t lo, hi;
-  enum Low { kIgnore, kUseLow, kQuietLow } low;  // ignore the limit, use lo (noted), use lo silently
-};
-
-GoRange go_range(const std::string& key) {
-  if (key == "wtime" || key == "btime") return {0, kMaxMs, GoRange::kQuietLow};  // GUIs send -1 and the like
-  if (key == "winc" || key == "binc") return {0, kMaxMs, GoRange::kUseLow};
-  if (key == "movestogo") return {0, 1000, GoRange::kIgnore};
-  if (key == "movetime") return {1, kMaxMs, GoRange::kIgnore};
-  if (key == "nodes") return {1, INT64_MAX, GoRange::kIgnore};
-  if (key == "depth") return {1, 1000, GoRange::kIgnore};
-  return {1, kMaxPerftDepth, GoRange::kIgnore};  // perft
-}
-
-void store_go_value(search::GoParams& go, const std::string& key, int64_t v) {
-  if (key == "wtime")
-    go.wtime = v;
-  else if (key == "btime")
-    go.btime = v;
-  else if (key == "winc")
-    go.winc = v;
-  else if (key == "binc")
-    go.binc = v;
-  else if (key == "movestogo")
-    go.movestogo = int(v);
-  else if (key == "movetime")
-    go.movetime = v;
-  else if (key == "nodes")
-    go.nodes = v;
-  else if (key == "depth")
-    go.depth = int(v);
-  else if (key == "perft")
-    go.perft = int(v);
-}
-
-// Applies one parsed value, noting a value out of range: a value below the range ignores the
-// limit (or counts as the lowest value), one above it is clamped, a perft depth outside
-// 1..kMaxPerftDepth is refused.
-void apply_go_value(GoRequest& r, const std::string& key, const std::string& text, int64_t v, bool saturated) {
-  const std::string named = "go: " + key + " " + clip(text);
-  if (key == "mate") {
-    r.notes.push_back(named + ": mate search is not supported; ignored");
-    r.bad_value = true;
-    return;
-  }
-  const GoRange range = go_range(key);
-  const std::string span = std::to_string(range.lo) + ".." + std::to_string(range.hi);
-  if (key == "perft" && (v < range.lo || v > range.hi)) {
-    r.notes.push_back(named + " is out of range " + span + "; perft ignored");
-    r.bad_value = true;
-    return;
-  }
-  if (v < range.lo) {
-    if (range.low != GoRange::kQuietLow) {
-      r.notes.push_back(named + " is out of range " + span + "; " +
-                        (range.low == GoRange::kIgnore ? std::string("ignored") : "using " + std::to_string(range.lo)));
-      r.bad_value = true;
-    }
-    if (range.low != GoRange::kIgnore) store_go_value(r.go, key, range.lo);
-    return;
-  }
-  if (v > range.hi || saturated) {
-    r.notes.push_back(named + " is out of range " + span + "; using " + std::to_string(range.hi));
-    v = range.hi;
-  }
-  store_go_value(r.go, key, v);
-}
-
-// Reads go's words. Unknown words and bad values are noted and skipped; the rest is kept.
-GoRequest parse_go(const std::vector<std::string>& words) {
-  GoRequest r;
-  for (size_t i = 1; i < words.size(); ++i) {
-    const std::string& w = words[i];
-    if (w == "infinite" || w == "ponder") {
-      (w == "infinite" ? r.go.infinite : r.go.ponder) = true;
-    } else if (w == "searchmoves") {
-      r.notes.push_back("go: searchmoves is not supported; searching every move");
-      while (i + 1 < words.size() && !is_go_word(words[i + 1])) ++i;
-    } else if (!go_takes_value(w)) {
-      r.notes.push_back("go: unknown parameter '" + clip(w) + "' ignored");
-    } else {
-      if (w == "perft") r.perft = true;
-      int64_t v = 0;
-      bool saturated = false;
-      if (i + 1 >= words.size() || is_go_word(words[i + 1])) {
-        r.notes.push_back("go: " + w + " needs a value; ignored");
-        r.bad_value = true;
-      } else if (!parse_int(words[++i], v, &saturated)) {
-        r.notes.push_back("go: " + w + " needs an integer, got '" + clip(words[i]) + "'; ignored");
-        r.bad_value = true;
-      } else {
-        apply_go_value(r, w, words[i], v, saturated);
-      }
-    }
-  }
-  return r;
-}
-
-}  // namespace
 
 UciEngine::UciEngine(std::ostream& out, xqzero::Config config) : out_(out), config_(std::move(config)) {
   // No weights named: the engine plays the bundled net (nn/bundled_net.h).
@@ -201,6 +72,16 @@ int UciEngine::loop(std::istream& in) {
 bool UciEngine::command(const std::string& raw) {
   std::string line = raw;
   while (!line.empty() && (line.back() == '\r' || line.back() == '\n')) line.pop_back();
+  // A line with a NUL or another control byte is refused whole, never echoed: what the GUI
+  // meant cannot be told (the byte is named by its code).
+  const auto control = std::find_if(line.begin(), line.end(), is_control_byte);
+  if (control != line.end()) {
+    char code[8];
+    std::snprintf(code, sizeof code, "0x%02x", unsigned(static_cast<unsigned char>(*control)));
+    emit("info string line ignored: control byte " + std::string(code) + " at byte " +
+         std::to_string(control - line.begin() + 1));
+    return true;
+  }
   const std::vector<std::string> words = split_words(line);
   if (words.empty()) return true;
   const std::string& cmd = words[0];
@@ -267,7 +148,8 @@ void UciEngine::make_idle() {
 void UciEngine::ensure_evaluator() {
   if (!evaluator_dirty_) return;
   evaluator_dirty_ = false;
-  const xqzero::EvaluatorConfig& ec = config_.evaluator();
+  xqzero::EvaluatorConfig ec = config_.evaluator();
+  ec.set_cache_entries(hash_split().cache_entries);  // the cache's share of Hash
   // The batch never waits for more leaves than the search has in flight.
   const int in_flight =
       int(std::min<int64_t>(1 << 20, find_option("Threads")->integer() * int64_t(config_.search().leaves_per_batch())));
@@ -311,7 +193,7 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: unknown option '" + clip(name) + "'");
     return;
   }
-  if (!has_value && o->type != "string") {
+  if (!has_value && o->type != "string" && o->type != "button") {
     emit("info string setoption: option '" + o->name + "' needs a value");
     return;
   }
@@ -321,8 +203,22 @@ void UciEngine::cmd_setoption(const std::string& line) {
     emit("info string setoption: " + o->name + " " + why);
     return;
   }
+  if (o->name == "Clear Hash") {  // the kept trees and the evaluator's cache are forgotten
+    search_->clear_trees();
+    if (evaluator_) evaluator_->clear_cache();
+    return;
+  }
   if (!o->path.empty()) training::apply_setting(config_, o->path + "=" + o->value);  // range checked by set()
-  if (o->evaluator || o->name == "Threads" || o->path == "search.leaves_per_batch") evaluator_dirty_ = true;
+  if (o->evaluator || o->name == "Threads" || o->name == "Hash" || o->path == "search.leaves_per_batch")
+    evaluator_dirty_ = true;
+}
+
+HashSplit UciEngine::hash_split() const {
+  const Option* hash = nullptr;
+  for (const Option& o : options_)
+    if (o.name == "Hash") hash = &o;
+  const xqzero::EvaluatorConfig& ec = config_.evaluator();
+  return split_hash(hash->integer(), ec.cache_entries(), !nn::is_uniform_weights(ec.weights()));
 }
 
 void UciEngine::cmd_position(const std::vector<std::string>& words) {
@@ -375,7 +271,7 @@ void UciEngine::cmd_position(const std::vector<std::string>& words) {
 }
 
 void UciEngine::cmd_go(const std::vector<std::string>& words) {
-  const GoRequest r = parse_go(words);
+  const GoRequest r = parse_go(words, game_.position());
   for (const std::string& note : r.notes) emit("info string " + note);
   if (r.perft) {
     if (r.go.perft > 0) {
@@ -397,28 +293,11 @@ void UciEngine::cmd_go(const std::vector<std::string>& words) {
   s.search.leaves_per_batch = config_.search().leaves_per_batch();
   s.multipv = int(find_option("MultiPV")->integer());
   s.show_wdl = find_option("UCI_ShowWDL")->check();
-  s.search.max_tree_bytes = size_t(find_option("Hash")->integer()) << 20;
-  SearchLimits limits;
-  limits.nodes = r.go.nodes;
-  limits.depth = r.go.depth;
-  if (limits.depth > 0) {
-    // go depth D for an MCTS: the search ends when its simulations average D plies, or after
-    // kVisitsPerDepthSquared * D^2 new visits, whichever comes first, so the depths GUIs send
-    // (10-30) end in seconds (docs in README, "xqzero uci").
-    const int64_t budget = kVisitsPerDepthSquared * int64_t(limits.depth) * limits.depth;
-    limits.nodes = limits.nodes > 0 ? std::min(limits.nodes, budget) : budget;
-  }
-  limits.time = search::compute_time_budget(r.go, game_.side_to_move(), find_option("Move Overhead")->integer());
-  const bool unlimited = limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited();
-  if (unlimited && r.bad_value && !r.go.infinite) {
-    // The GUI meant a finite search but no limit is left: it must not wait for a stop it
-    // will not send. One visit: the best move found so far (kept tree), else a legal move.
-    emit("info string go: no valid limit left; answering at once");
-    limits.nodes = 1;
-  }
-  // A go without any limit searches until stop, like go infinite.
-  limits.infinite = r.go.infinite || (limits.nodes <= 0 && limits.depth <= 0 && !limits.time.limited());
-  limits.ponder = r.go.ponder;
+  s.search.max_tree_bytes = hash_split().tree_bytes;
+  s.search.search_moves = r.search_moves;
+  std::vector<std::string> notes;
+  const SearchLimits limits = go_limits(r, game_.side_to_move(), find_option("Move Overhead")->integer(), notes);
+  for (const std::string& note : notes) emit("info string " + note);
   last_budget_ = limits.time;
   search_->start(game_, evaluator_, s, limits);
 }

@@ -2,10 +2,16 @@
 // so tests can script sessions.
 //
 // Commands: uci, isready, ucinewgame, position startpos|fen F [moves ...], go [nodes N]
-// [movetime MS] [depth D] [wtime/btime/winc/binc MS] [movestogo N] [infinite] [ponder]
-// [perft N], stop, ponderhit, setoption name X [value Y], d (board and FEN), quit.
+// [movetime MS] [depth D] [mate N] [searchmoves M...] [wtime/btime/winc/binc MS] [movestogo N]
+// [infinite] [ponder] [perft N] (app/uci/go_command.h), stop, ponderhit, setoption name X
+// [value Y], d (board and FEN), quit.
 // Anything malformed is answered with `info string <what is wrong>` (input echoed in it is cut
-// to 80 characters) and otherwise ignored.
+// to 80 characters) and otherwise ignored. A line with a control byte (NUL and the like, not
+// tab) is refused whole and never echoed.
+// `go searchmoves` restricts the root to the legal moves listed (none legal: every move, said
+// in an info string); `go mate N` stops once a win in at most N moves is proven, else after
+// kMateVisitsPerMoveSquared * N^2 visits. A game the rules have ended (a repetition the GUI
+// plays on) is searched on with its history (app/uci/search_thread.h).
 // A `go` without nodes, depth, movetime or clock searches until stop, like `go infinite`.
 // Every `go` that searches ends in exactly one `bestmove`. A bad `go` value (not an integer,
 // beyond 64 bits, out of range) is named in an info string and that limit is ignored (a
@@ -38,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "app/uci/go_command.h"
 #include "app/uci/search_thread.h"
 #include "app/uci/uci_options.h"
 #include "config.pb.h"
@@ -46,9 +53,6 @@
 #include "search/time_manager.h"
 
 namespace xq::app::uci {
-
-// `go depth D` searches at most this many times D^2 new visits (D 10: 1,600; D 20: 6,400).
-constexpr int64_t kVisitsPerDepthSquared = 16;
 
 class UciEngine {
  public:
@@ -67,6 +71,10 @@ class UciEngine {
   const Game& game() const { return game_; }
   // The time budget the last `go` computed (tests check time management this way).
   const search::TimeBudget& last_budget() const { return last_budget_; }
+  // Hash shared between the trees and the evaluator's cache, as the options stand.
+  HashSplit hash_split() const;
+  // The evaluator searches use (null before the first isready or go builds one; tests).
+  const nn::Evaluator* evaluator() const { return evaluator_.get(); }
 
  private:
   void emit(const std::string& line);

@@ -3,23 +3,33 @@
 #include <google/protobuf/descriptor.h>
 
 #include <algorithm>
+#include <exception>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "app/uci/uci_text.h"
+#include "nn/device.h"
+#include "nn/eval_cache.h"
 #include "util/text.h"
 
 namespace xq::app::uci {
 
 std::string Option::describe() const {
+  if (type == "button") return "option name " + name + " type button";
   std::string s = "option name " + name + " type " + type + " default " + (def.empty() ? "<empty>" : def);
   if (type == "spin") s += " min " + std::to_string(min) + " max " + std::to_string(max);
   for (const std::string& v : vars) s += " var " + v;
   return s;
 }
 
-std::string Option::set(const std::string& v) {
+std::string Option::set(const std::string& text) {
+  std::string v = text;
+  if (validate) {
+    const std::string why = validate(v);
+    if (!why.empty()) return "refused '" + clip(text) + "': " + clip(why, 4 * kEchoChars) + "; keeping '" + value + "'";
+  }
+  if (type == "button") return "";
   if (type == "spin") {
     int64_t x = 0;
     if (!parse_int(v, x) || x < min || x > max)
@@ -140,11 +150,25 @@ Option config_option(const char* name, const std::string& path, const xqzero::Co
 std::vector<Option> make_options(const xqzero::Config& config) {
   Option overhead = spin("Move Overhead", 100, 0, 10000);
   overhead.aliases = {"MoveOverhead"};
-  // The search trees' memory in MB: what the engine really uses per search, with Pikafish's
-  // default (its Hash sizes a transposition table; this engine has trees instead). A search
-  // whose trees reach it stops growing them and answers; `hashfull` reports the share used.
+  // The memory in MB of the search trees and the evaluator's cache together (split_hash),
+  // with Pikafish's default (its Hash sizes a transposition table; this engine has trees and
+  // a cache instead). A search whose trees reach their share stops growing them and answers;
+  // `hashfull` reports the share of Hash in use.
   Option hash = spin("Hash", 16, 1, 1 << 20);
   hash.aliases = {"TreeMemoryMB"};
+  Option clear_hash;  // forgets the kept trees and the evaluator's cache
+  clear_hash.name = "Clear Hash";
+  clear_hash.type = "button";
+  Option device = config_option("Device", "evaluator.device", config, true);
+  device.validate = [](std::string& v) -> std::string {
+    v = to_lower(v);
+    try {
+      nn::resolve_device(v);  // the forms cpu, cuda, cuda:N and auto, and what this machine has
+      return "";
+    } catch (const std::exception& e) {
+      return e.what();
+    }
+  };
   return {
       config_option("WeightsFile", "evaluator.weights", config, true),  // "uniform": no network
       // Up to what the machine has (at least 64, so a setting does not depend on the machine).
@@ -160,10 +184,21 @@ std::vector<Option> make_options(const xqzero::Config& config) {
       config_option("LeavesPerBatch", "search.leaves_per_batch", config),
       config_option("BatchSize", "evaluator.max_batch", config, true),
       config_option("CacheSize", "evaluator.cache_entries", config, true),
-      config_option("Device", "evaluator.device", config, true),
+      device,
       config_option("EvalThreads", "evaluator.threads", config, true),
       hash,
+      clear_hash,
   };
+}
+
+HashSplit split_hash(int64_t hash_mb, int64_t cache_size, bool has_cache) {
+  const size_t bytes = size_t(hash_mb) << 20;
+  HashSplit s;
+  if (has_cache)
+    s.cache_entries =
+        std::min<int64_t>(std::max<int64_t>(cache_size, 0), int64_t(bytes / 4 / nn::EvalCache::kBytesPerEntry));
+  s.tree_bytes = bytes - size_t(s.cache_entries) * nn::EvalCache::kBytesPerEntry;
+  return s;
 }
 
 }  // namespace xq::app::uci

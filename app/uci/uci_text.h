@@ -34,8 +34,16 @@ inline bool parse_int(const std::string& text, int64_t& out, bool* saturated = n
 // Input echoed in an info string is cut to this many characters (then "...").
 constexpr size_t kEchoChars = 80;
 
+// A control byte (below 0x20 but tab, or 0x7f): never echoed, and a line holding one is
+// refused (UciEngine::command).
+inline bool is_control_byte(char c) { return (static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f; }
+
+// `text` cut to `max` characters (then "..."), its control bytes shown as '?'.
 inline std::string clip(const std::string& text, size_t max = kEchoChars) {
-  return text.size() <= max ? text : text.substr(0, max) + "...";
+  std::string out = text.size() <= max ? text : text.substr(0, max) + "...";
+  for (char& c : out)
+    if (is_control_byte(c)) c = '?';
+  return out;
 }
 
 // An exception's message with its copy of the rejected `input` clipped.

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/line_reader.h"
 #include "app/uci/score.h"
 #include "app/uci/search_thread.h"
 #include "app/uci/uci_engine.h"
@@ -47,7 +48,8 @@ TEST(Uci, BadGoValuesStillGiveOneBestmove) {
       {"go nodes", "go: nodes needs a value", "1"},
       {"go nodes 0", "go: nodes 0 is out of range", "1"},
       {"go depth 0 movestogo -2", "go: depth 0 is out of range", "1"},
-      {"go mate 3", "go: mate 3", "1"},
+      {"go mate 0", "go: mate 0 is out of range 1..100", "1"},
+      {"go mate x", "go: mate needs an integer, got 'x'", "1"},
       {"go depth -1 nodes 30", "go: depth -1 is out of range", "30"},      // the valid limit applies
       {"go nodes movetime 60", "go: nodes needs a value", ""},             // movetime is not taken as the value
       {"go wtime 3000 btime 3000 winc -50 binc -50", "go: winc -50", ""},  // the clock applies
@@ -137,6 +139,33 @@ TEST(Uci, OverlongInputLineIsRefusedAndTheLoopGoesOn) {
   ASSERT_EQ(with_prefix(lines, "info string line of more than 1048576 bytes ignored: 'position fen xxx").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "readyok").size(), 1u);
   for (const auto& l : lines) EXPECT_LT(l.size(), 500u);
+}
+
+// A NUL or another control byte refuses its line (the byte named by its code, never echoed):
+// the position stays, and no reply holds a control byte.
+TEST(Uci, ControlBytesRefuseTheLineAndAreNeverEchoed) {
+  std::ostringstream out;
+  UciEngine engine(out, uniform_config());
+  engine.command("position startpos moves h2e2");
+  for (const std::string& bad : {std::string("position startpos moves h2e2") + '\0' + " h9g7",
+                                 std::string("setoption name Multi") + '\x01' + "PV value 3",
+                                 std::string("go nodes 5") + '\x1b' + "[2J", std::string("\0", 1)})
+    EXPECT_EQ(reply(engine, out, bad).size(), 1u) << "one info string, nothing else";
+  EXPECT_EQ(engine.game().ply(), 1) << "the line with the NUL did not change the position";
+  const auto searched = reply(engine, out, "go nodes 20");
+  EXPECT_EQ(field(with_prefix(searched, "info depth").back(), "multipv"), "1") << "MultiPV was not set";
+  // Through the input loop, a line too long and all NULs: refused, its echo without them.
+  std::istringstream in(std::string(kMaxLineBytes + 10, '\0') + "\nisready\n");
+  EXPECT_EQ(engine.loop(in), 0);
+  const auto lines = lines_of(out.str());
+  EXPECT_EQ(with_prefix(lines, "info string line ignored: control byte 0x00 at byte 29").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string line ignored: control byte 0x01 at byte 21").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string line ignored: control byte 0x1b at byte 11").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string line ignored: control byte 0x00 at byte 1").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "info string line of more than").size(), 1u);
+  EXPECT_EQ(with_prefix(lines, "bestmove").size(), 1u) << "only the last go searched";
+  for (const std::string& l : lines)
+    for (char c : l) EXPECT_FALSE((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) << l;
 }
 
 TEST(Uci, QuitStopsAPerft) {

@@ -211,6 +211,28 @@ TEST(Game, RepetitionsSettingDelaysJudging) {
   EXPECT_FALSE(g.over());
 }
 
+// A GUI plays on where the rules ended the game: that ply counts as ongoing, and the next
+// repetition is judged with the whole history (the earlier occurrences count).
+TEST(Game, PlayOnKeepsTheHistory) {
+  Game g(kChariotChecks);
+  play_all(g, kChariotCycle);
+  ASSERT_EQ(g.state(), S(Result::BLACK_WIN, Termination::PERPETUAL_CHECK));
+  g.play_on();
+  EXPECT_FALSE(g.over());
+  EXPECT_EQ(g.repetition_count(), 1) << "the history is kept";
+  g.play("d5e5");  // the position after Red's first check, again
+  EXPECT_EQ(g.state(), S(Result::BLACK_WIN, Termination::PERPETUAL_CHECK));
+  g.undo();
+  EXPECT_FALSE(g.over()) << "the ply played on still counts as ongoing";
+  g.undo();
+  g.play("d9e9");
+  EXPECT_EQ(g.state(), S(Result::BLACK_WIN, Termination::PERPETUAL_CHECK)) << "undone past it: judged again";
+  // A position without a legal move stays lost.
+  Game mated("1R1k5/R8/9/9/9/9/9/9/9/4K4 b");
+  mated.play_on();
+  EXPECT_EQ(mated.state(), S(Result::RED_WIN, Termination::CHECKMATE));
+}
+
 TEST(Game, IdleShufflingIsARepetitionDraw) {
   Game h("3ak4/9/9/9/9/9/9/9/9/R2A1K3 w");
   play_all(h, "a0a1 d9e8 a1a0");
