@@ -1,0 +1,90 @@
+// The page of `xqzero serve` in a real browser (the system Chromium, driven by playwright-core):
+// a move made by clicking, analysis arrows and the evaluation read, the PV stepped, the
+// dashboard's curves seen and followed as metrics.jsonl grows, a game replayed on the board.
+// usage: node serve_page.mjs URL SCREENSHOT_DIR METRICS_FILE
+import { chromium } from "playwright-core";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [url, shots, metricsFile] = process.argv.slice(2);
+const fail = (msg) => { console.error("browser test: FAILED: " + msg); process.exit(1); };
+const check = (ok, msg) => { if (!ok) fail(msg); console.log("browser test: ok: " + msg); };
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+                                        args: ["--no-sandbox", "--disable-gpu"] });
+const errors = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 980 } });
+  page.setDefaultTimeout(120000);
+  page.on("pageerror", (e) => errors.push(e.message));
+  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
+  check((await page.locator(".piece").count()) === 32, "the start position has 32 pieces");
+
+  // A move by clicking: the cannon h2 to e2 (a target the server listed), then Black's reply.
+  await page.click('rect.sq-hit[data-square="h2"]');
+  await page.waitForSelector('circle.target[data-move="h2e2"]');
+  await page.click('rect.sq-hit[data-square="e2"]');
+  await page.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2" && XQ.app.pos.sideToMove === "black");
+  check((await page.textContent("#move-list li span")) === "炮二平五", "the move list shows 炮二平五");
+  // A click on a square that is no legal target plays nothing.
+  await page.click('rect.sq-hit[data-square="e5"]');
+  check((await page.evaluate(() => XQ.app.moves.length)) === 1, "a click on an empty square plays nothing");
+
+  // Live analysis: arrows, the evaluation bar, a finished search.
+  await page.fill("#visits", "400");
+  await page.click("#btn-analyse");
+  await page.waitForSelector("#arrow-layer g.arrow");
+  await page.waitForFunction(() => document.getElementById("analysis-status").textContent.startsWith("done"));
+  const red = parseFloat(await page.getAttribute("#evaltext", "data-red"));
+  check(red >= 0 && red <= 1, "the evaluation bar shows Red's expected score " + red.toFixed(3));
+  const arrows = await page.locator("#arrow-layer g.arrow").count();
+  check(arrows >= 1, arrows + " analysis arrows drawn");
+  check((await page.locator("#heat-layer rect").count()) > 0, "the policy heat map is drawn");
+  check((await page.locator("#moves-table tbody tr").count()) >= 1, "the table lists the top moves");
+  await page.screenshot({ path: join(shots, "board.png") });
+
+  // The PV, one step forward and back, leaves the game as it was.
+  await page.click("#pv-fwd");
+  await page.waitForFunction(() => !XQ.app.board.interactive);
+  await page.click("#pv-back");
+  check((await page.evaluate(() => XQ.app.moves.length)) === 1, "stepping the PV leaves the game unchanged");
+  await page.click("#btn-analyse");  // stop
+
+  // Undo and redo.
+  await page.click("#btn-undo");
+  await page.waitForFunction(() => XQ.app.moves.length === 0);
+  await page.click("#btn-redo");
+  await page.waitForFunction(() => XQ.app.moves.length === 1);
+  check(true, "undo and redo");
+
+  // The dashboard: curves, then more points as the run writes metrics.jsonl.
+  await page.click("#tab-dash");
+  await page.waitForSelector("#charts svg polyline.curve");
+  const points = () => page.evaluate(() => {
+    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    return c ? c.getAttribute("points").trim().split(/\s+/).length : 0;
+  });
+  const before = await points();
+  check(before >= 2, "the policy-loss curve has " + before + " points");
+  await page.screenshot({ path: join(shots, "dashboard.png"), fullPage: true });
+  appendFileSync(metricsFile, JSON.stringify({ kind: "train", step: 400, time_s: 40, policy_loss: 2.9, policy_entropy: 2.5,
+                                                value_loss: 0.9, value_entropy: 1.0, search_kl: 0.2 }) + "\n");
+  await page.waitForFunction((n) => {
+    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    return c && c.getAttribute("points").trim().split(/\s+/).length > n;
+  }, before);
+  check(true, "the curve grew without a reload as metrics.jsonl grew");
+
+  // A recent game of the run, replayed on the board.
+  await page.waitForSelector("#games-table tbody tr button");
+  await page.click("#games-table tbody tr button");
+  await page.waitForFunction(() => XQ.app.redoStack.length > 0 && !document.getElementById("board-view").hidden);
+  await page.click("#btn-redo");
+  await page.waitForFunction(() => XQ.app.moves.length === 1);
+  check(true, "a recorded game opens on the board and steps forward");
+} finally {
+  await browser.close();
+}
+check(errors.length === 0, "no script errors on the page" + (errors.length ? ": " + errors.join("; ") : ""));
