@@ -1,5 +1,6 @@
 #include "app/serve/server.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
 
 #include <ostream>
@@ -11,7 +12,9 @@
 namespace xq::app::serve {
 
 bool is_loopback_host(const std::string& host) {
-  return host == "localhost" || host == "::1" || host == "[::1]" || host.rfind("127.", 0) == 0;
+  if (host == "localhost" || host == "::1" || host == "[::1]") return true;
+  in_addr a{};  // 127.0.0.0/8, as a numeric address only ("127.example.com" is not one)
+  return ::inet_pton(AF_INET, host.c_str(), &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
 }
 
 namespace {

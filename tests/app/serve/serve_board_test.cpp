@@ -220,7 +220,12 @@ TEST_F(BoardApi, OnlyLoopbackHostsAreAnswered) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->status, 403);
   EXPECT_EQ(json::parse(r->body)["field"], "Host");
+  EXPECT_EQ(client().Get("/api/info", {{"Host", "127.evil.example"}})->status, 403);
   EXPECT_EQ(client().Get("/api/info", {{"Host", "localhost:8080"}})->status, 200);
+  EXPECT_EQ(client().Get("/api/info", {{"Host", "127.0.0.2"}})->status, 200);
+  EXPECT_TRUE(is_loopback_host("[::1]"));
+  EXPECT_FALSE(is_loopback_host("0.0.0.0"));
+  EXPECT_FALSE(is_loopback_host("localhost.example"));
 }
 
 TEST_F(BoardApi, ThePageAndItsScriptsAreServedFromTheBinary) {
