@@ -18,7 +18,10 @@ command -v node >/dev/null || skip "no node (apt-get install nodejs)"
 work="$(mktemp -d)"
 server=""
 cleanup() {
-  [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  if [ -n "$server" ]; then
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -26,8 +29,9 @@ run="$work/demo-run"
 mkdir -p "$run/games" "$run/checkpoints" "$shots"
 for step in 100 200 300; do
   loss=$(awk "BEGIN { print 3.6 - $step / 400 }")
+  heldout=$(awk "BEGIN { print 3.7 - $step / 500 }")
   printf '{"kind":"train","step":%d,"time_s":%d,"policy_loss":%s,"policy_entropy":2.6,"heldout_policy_loss":%s,"value_loss":1.0,"value_entropy":1.05,"search_kl":0.3,"selfplay_positions_per_s":900,"samples_per_s":3000,"red_wins":%d,"black_wins":%d,"draws":%d}\n' \
-    "$step" "$((step / 10))" "$loss" "$loss" "$((step / 10))" "$((step / 12))" "$((step / 50))" >>"$run/metrics.jsonl"
+    "$step" "$((step / 10))" "$loss" "$heldout" "$((step / 10))" "$((step / 12))" "$((step / 50))" >>"$run/metrics.jsonl"
 done
 printf '{"kind":"eval","step":300,"opponent":"random","score":0.8,"elo":240,"elo_margin":90}\n' >>"$run/metrics.jsonl"
 # One short self-play game for the games list (uniform priors: no net needed).

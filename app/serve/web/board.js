@@ -178,9 +178,10 @@ XQ.Board = (function () {
     setHeat(cells) {
       this.heatLayer.innerHTML = "";
       for (const sq in cells) {
+        if (cells[sq] < 0.02) continue;
         const [x, y] = this.xy(sq);
         el("rect", { class: "heat", x: x - C / 2 + 2, y: y - C / 2 + 2, width: C - 4, height: C - 4, rx: 6,
-                     fill: "#ff5722", opacity: (0.08 + 0.6 * cells[sq]).toFixed(3), "data-square": sq }, this.heatLayer);
+                     fill: "#ff5722", opacity: (0.05 + 0.6 * cells[sq]).toFixed(3), "data-square": sq }, this.heatLayer);
       }
     }
 

@@ -25,12 +25,21 @@ XQ.charts = (function () {
     return out;
   }
 
+  // Ticks of a log axis (lo, hi: log10 of the range): 1, 2, 5 times powers of ten, as log10.
+  function logTicks(lo, hi) {
+    const out = [];
+    for (let k = Math.floor(lo); k <= Math.ceil(hi); k++)
+      for (const m of [1, 2, 5]) {
+        const t = Math.log10(m) + k;
+        if (t >= lo - 1e-9 && t <= hi + 1e-9) out.push(t);
+      }
+    return out.length >= 2 ? out : niceTicks(lo, hi, 4);
+  }
+
   function fmt(v) {
     const a = Math.abs(v);
-    if (a >= 1e4) return (v / 1000).toFixed(0) + "k";
-    if (a >= 100) return v.toFixed(0);
-    if (a >= 1) return +v.toFixed(2) + "";
-    return +v.toPrecision(2) + "";
+    if (a >= 1e4) return +(v / 1000).toPrecision(3) + "k";
+    return +v.toPrecision(4) + "";
   }
 
   // series: [{label, color (index), dash (index), points: [[x, y, err]...], markers}]
@@ -63,7 +72,7 @@ XQ.charts = (function () {
     const X = (x) => L + (x - x0) / (x1 - x0) * (W - L - R);
     const Y = (y) => T + (1 - (ty(y) - y0) / (y1 - y0)) * (H - T - B);
     const Yt = (t) => T + (1 - (t - y0) / (y1 - y0)) * (H - T - B);
-    for (const t of niceTicks(y0, y1, 5)) {
+    for (const t of opts.logY ? logTicks(y0, y1) : niceTicks(y0, y1, 5)) {
       el("line", { class: "grid", x1: L, x2: W - R, y1: Yt(t), y2: Yt(t) }, svg);
       el("text", { x: L - 4, y: Yt(t) + 4, "text-anchor": "end" }, svg).textContent = fmt(opts.logY ? Math.pow(10, t) : t);
     }
@@ -89,6 +98,8 @@ XQ.charts = (function () {
       }
       if (!legend.some((l) => l.label === s.legend)) legend.push({ label: s.legend || s.label, color });
     }
+    if (legend.length)
+      el("rect", { x: W - R - 154, y: T + 1, width: 152, height: legend.length * 13 + 4, fill: "#fff", opacity: 0.8 }, svg);
     legend.forEach((l, i) => {
       const y = T + 10 + i * 13;
       el("line", { x1: W - R - 150, x2: W - R - 134, y1: y - 3, y2: y - 3, stroke: l.color, "stroke-width": 2 }, svg);
