@@ -17,7 +17,8 @@ try {
   const page = await browser.newPage({ viewport: { width: 1300, height: 980 } });
   page.setDefaultTimeout(120000);
   page.on("pageerror", (e) => errors.push(e.message));
-  page.on("console", (m) => { if (m.type() === "error") errors.push(m.text()); });
+  // The deliberate bad FEN below is answered 400, which Chromium logs; any other error counts.
+  page.on("console", (m) => { if (m.type() === "error" && !/status of 400/.test(m.text())) errors.push(m.text()); });
   await page.goto(url);
   await page.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
   check((await page.locator(".piece").count()) === 32, "the start position has 32 pieces");
@@ -58,6 +59,36 @@ try {
   await page.click("#btn-redo");
   await page.waitForFunction(() => XQ.app.moves.length === 1);
   check(true, "undo and redo");
+
+  // The net plays Black's reply; then a value graph of the game so far.
+  await page.fill("#net-visits", "32");
+  await page.selectOption("#net-side", "black");
+  await page.waitForFunction(() => XQ.app.moves.length === 2 && XQ.app.pos.sideToMove === "red");
+  await page.selectOption("#net-side", "");
+  check(true, "the net played Black's move " + (await page.evaluate(() => XQ.app.moves[1])));
+  await page.fill("#graph-visits", "16");
+  await page.click("#btn-graph");
+  await page.waitForFunction(() => {
+    const l = document.getElementById("graph-line");
+    return l && l.getAttribute("points").trim().split(/\s+/).length === 3;
+  });
+  check(true, "the value graph has a point per ply");
+
+  // Flip: Red's cannon on e2 is drawn in the top half.
+  await page.click("#btn-flip");
+  const cy = parseFloat(await page.getAttribute('.piece[data-square="e2"] circle', "cy"));
+  check(cy < 275, "flipped, e2 is drawn at the top (y " + cy + ")");
+  await page.click("#btn-flip");
+
+  // FEN in: a bad one is refused with the server's message, a good one shown.
+  await page.fill("#fen", "rnbakabnr/9 w");
+  await page.click("#btn-fen");
+  await page.waitForSelector("#error:not([hidden])");
+  check((await page.textContent("#error")).startsWith("fen:"), "a bad FEN is refused: " + (await page.textContent("#error")));
+  await page.fill("#fen", "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w");
+  await page.click("#btn-fen");
+  await page.waitForFunction(() => XQ.app.pos.fen.startsWith("3k5/6N2/") && XQ.app.moves.length === 0);
+  check((await page.locator(".piece").count()) === 5, "a FEN sets the board");
 
   // The dashboard: curves, then more points as the run writes metrics.jsonl.
   await page.click("#tab-dash");
