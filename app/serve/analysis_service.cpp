@@ -19,6 +19,8 @@ const char* const kAccepted[] = {"fen",           "moves",        "maxVisits",
                                  "includePolicy", "searchMoves",  "reportDuringSearchEvery",
                                  "priority"};
 
+constexpr size_t kMaxKept = 512;
+
 }  // namespace
 
 int AnalysisService::LineSink::overflow(int ch) {
@@ -82,6 +84,15 @@ std::string AnalysisService::start(const json& body) {
       throw RequestError(
           503, "",
           "too many analyses running (" + std::to_string(unfinished) + "); stop one or wait for one to finish");
+    // Finished analyses kept for polling: at most kMaxKept, the least recently polled go first.
+    while (sessions_.size() >= kMaxKept) {
+      auto oldest = sessions_.end();
+      for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
+        if (it->second.done() && (oldest == sessions_.end() || it->second.last_seen < oldest->second.last_seen))
+          oldest = it;
+      if (oldest == sessions_.end()) break;
+      sessions_.erase(oldest);
+    }
     Session& s = sessions_[id];
     s.plies.insert(parsed.query.plies.begin(), parsed.query.plies.end());
     s.last_seen = Clock::now();

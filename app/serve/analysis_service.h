@@ -7,7 +7,8 @@
 // A client that goes away is noticed by its silence: an analysis not polled for
 // `abandon_after_s` is stopped, and finished analyses not polled for `forget_after_s` are
 // dropped. At most `max_running` analyses may be unfinished at once (the next start is a 503),
-// and each position's maxVisits is at most `max_visits` (a 400).
+// and each position's maxVisits is at most `max_visits` (a 400). At most 512 finished analyses
+// are kept (the least recently polled are dropped first).
 #pragma once
 
 #include <chrono>

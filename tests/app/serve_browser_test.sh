@@ -30,19 +30,20 @@ mkdir -p "$run/games" "$run/checkpoints" "$shots"
 for step in 100 200 300; do
   loss=$(awk "BEGIN { print 3.6 - $step / 400 }")
   heldout=$(awk "BEGIN { print 3.7 - $step / 500 }")
-  printf '{"kind":"train","step":%d,"time_s":%d,"policy_loss":%s,"policy_entropy":2.6,"heldout_policy_loss":%s,"value_loss":1.0,"value_entropy":1.05,"search_kl":0.3,"selfplay_positions_per_s":900,"samples_per_s":3000,"red_wins":%d,"black_wins":%d,"draws":%d}\n' \
-    "$step" "$((step / 10))" "$loss" "$heldout" "$((step / 10))" "$((step / 12))" "$((step / 50))" >>"$run/metrics.jsonl"
+  printf '{"kind":"train","step":%d,"time_s":%d,"policy_loss":%s,"policy_entropy":2.6,"heldout_policy_loss":%s,"value_loss":1.0,"value_entropy":1.05,"search_kl":0.3,"selfplay_positions_per_s":900,"samples_per_s":3000,"red_wins":%d,"black_wins":%d,"draws":%d,"terminations":{"checkmate":%d,"repetition draw":%d}}\n' \
+    "$step" "$((step / 10))" "$loss" "$heldout" "$((step / 10))" "$((step / 12))" "$((step / 50))" "$((step / 6))" "$((step / 50))" >>"$run/metrics.jsonl"
 done
 printf '{"kind":"eval","step":300,"opponent":"random","score":0.8,"elo":240,"elo_margin":90}\n' >>"$run/metrics.jsonl"
 # One short self-play game for the games list (uniform priors: no net needed).
 "$xqzero" selfplay --evaluator uniform --games 1 --visits 8 --quiet --out "$run/games" >/dev/null 2>"$work/selfplay.log" \
   || { cat "$work/selfplay.log" >&2; echo "serve_browser_test: selfplay failed" >&2; exit 1; }
 
+: >"$work/serve.out"  # exists before the server (a child) opens it
 "$xqzero" serve --port 0 --run-dir "$run" >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 url=""
 for _ in $(seq 600); do
-  url=$(sed -n 's/^serve: open \(http[^ ]*\)$/\1/p' "$work/serve.out")
+  url=$(sed -n 's/^serve: open \(http[^ ]*\)$/\1/p' "$work/serve.out" || true)
   [ -n "$url" ] && break
   kill -0 "$server" 2>/dev/null || { cat "$work/serve.err" >&2; exit 1; }
   sleep 0.1

@@ -72,6 +72,8 @@ XQ.Analysis = class {
     const visits = Math.max(1, parseInt(this.$("visits").value, 10) || 1000);
     const query = { fen: this.app.startFen, moves: this.app.moves.slice(), maxVisits: visits, multiPV: 10,
                     includePolicy: true, reportDuringSearchEvery: 0.3 };
+    const seconds = parseFloat(this.$("seconds").value);
+    if (seconds > 0) query.maxTime = seconds;
     const job = XQ.runAnalysis(query, (a) => {
       if (job !== this.job) return;
       const r = a.responses[String(query.moves.length)];

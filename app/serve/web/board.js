@@ -57,6 +57,27 @@ XQ.Board = (function () {
           hit.addEventListener("click", () => this.click(sq));
         }
       this.placeHits();
+      // Drag and drop: a press on a square that has a legal move and a release on one of its
+      // targets plays it (a press and release on one square is a click, handled above).
+      this.dragFrom = null;
+      svg.addEventListener("pointerdown", (e) => {
+        const sq = this.squareAt(e);
+        this.dragFrom = this.interactive && sq && this.legal.some((m) => m.startsWith(sq)) ? sq : null;
+      });
+      svg.addEventListener("pointerup", (e) => {
+        const from = this.dragFrom, to = this.squareAt(e);
+        this.dragFrom = null;
+        if (!from || !to || from === to || !this.interactive || !this.legal.includes(from + to)) return;
+        this.selected = null;
+        this.redraw();
+        this.onMove(from + to);
+      });
+    }
+
+    // The square under a pointer event, or null.
+    squareAt(e) {
+      const hit = document.elementFromPoint(e.clientX, e.clientY);
+      return hit && hit.classList && hit.classList.contains("sq-hit") ? hit.getAttribute("data-square") : null;
     }
 
     xy(sq) {

@@ -15,6 +15,7 @@ XQ.Dashboard = (function () {
     { title: "Evaluation score (1 win, 0.5 draw)", evalKey: "score", yMin: 0, yMax: 1, hline: 0.5 },
     { title: "Elo vs opponent (95% margin)", evalKey: "elo", errKey: "elo_margin", hline: 0 },
     { title: "Game results per interval (share)", shares: { red_wins: "red wins", draws: "draws", black_wins: "black wins" }, yMin: 0, yMax: 1 },
+    { title: "How games ended per interval (share)", terminations: true, yMin: 0, yMax: 1 },
   ];
   const isNum = (x) => typeof x === "number" && isFinite(x);
 
@@ -83,19 +84,22 @@ XQ.Dashboard = (function () {
         .map((m) => [m.step, m[key]]);
     }
 
-    // Shares per logging interval from cumulative counters (which restart with each process).
-    shares(run, keys) {
+    // Shares per logging interval from cumulative counters (which restart with each process):
+    // counts(line) gives a line's counters or null.
+    shares(run, keys, counts) {
+      counts = counts || ((m) => (Object.keys(keys).every((k) => isNum(m[k])) ? m : null));
       const out = {};
       for (const k in keys) out[k] = [];
       let prev = null;
-      for (const m of run.lines) {
-        if (m.kind !== "train" || !isNum(m.step) || !Object.keys(keys).every((k) => isNum(m[k]))) continue;
+      for (const line of run.lines) {
+        const m = line.kind === "train" && isNum(line.step) ? counts(line) : null;
+        if (!m) continue;
         let d = {};
-        for (const k in keys) d[k] = m[k] - (prev ? prev[k] : 0);
-        if (Object.values(d).some((v) => v < 0)) { d = {}; for (const k in keys) d[k] = m[k]; }
+        for (const k in keys) d[k] = (m[k] || 0) - (prev ? prev[k] || 0 : 0);
+        if (Object.values(d).some((v) => v < 0)) { d = {}; for (const k in keys) d[k] = m[k] || 0; }
         prev = m;
         const total = Object.values(d).reduce((a, b) => a + b, 0);
-        if (total > 0) for (const k in keys) out[k].push([m.step, d[k] / total]);
+        if (total > 0) for (const k in keys) out[k].push([line.step, d[k] / total]);
       }
       return out;
     }
@@ -112,6 +116,18 @@ XQ.Dashboard = (function () {
           Object.entries(panel.keys).forEach(([key, label], c) => {
             for (const run of runs) series.push({ label: label + (multi ? " · " + run.name : ""), legend: label, color: c, dash: run.index, points: this.series(run, key) });
           });
+        } else if (panel.terminations) {
+          const names = {};
+          for (const run of runs)
+            for (const m of run.lines)
+              if (m.terminations && typeof m.terminations === "object")
+                for (const k in m.terminations) names[k] = Math.max(names[k] || 0, m.terminations[k]);
+          const keys = {};
+          for (const k of Object.keys(names).sort((a, b) => names[b] - names[a])) keys[k] = k;
+          for (const run of runs) {
+            const s = this.shares(run, keys, (m) => (m.terminations && typeof m.terminations === "object" ? m.terminations : null));
+            Object.keys(keys).forEach((k, c) => series.push({ label: k, legend: k, color: c, dash: run.index, points: s[k] }));
+          }
         } else if (panel.shares) {
           const keys = Object.keys(panel.shares);
           for (const run of runs) {

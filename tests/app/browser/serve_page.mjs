@@ -90,6 +90,19 @@ try {
   await page.waitForFunction(() => XQ.app.pos.fen.startsWith("3k5/6N2/") && XQ.app.moves.length === 0);
   check((await page.locator(".piece").count()) === 5, "a FEN sets the board");
 
+  // A move by dragging: the rook h6 to d6 mates.
+  const centre = async (sq) => {
+    const b = await page.locator(`rect.sq-hit[data-square="${sq}"]`).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const [fx, fy] = await centre("h6"), [tx, ty] = await centre("d6");
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  await page.mouse.move(tx, ty, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => XQ.app.pos.result === "1-0");
+  check((await page.textContent("#status")).includes("checkmate"), "a drag plays h6d6: " + (await page.textContent("#status")));
+
   // The dashboard: curves, then more points as the run writes metrics.jsonl.
   await page.click("#tab-dash");
   await page.waitForSelector("#charts svg polyline.curve");
