@@ -51,6 +51,7 @@ int cmd_serve(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   serve::ServeOptions serve;
   serve.run_dirs = args.get_all("run-dir");
   serve.limits.max_visits = int(args.get_int("max-visits", 200000, 1, analyse::kMaxVisits));
+  const serve::RunDirs checked(serve.run_dirs);  // a missing run directory fails before the net loads
 
   const auto evaluator =
       nn::make_weights_evaluator(setup.model, config.evaluator(), options.threads * options.leaves_per_round);
