@@ -194,7 +194,11 @@ XQ.Dashboard = (function () {
         }
         const td = document.createElement("td"), b = document.createElement("button");
         b.textContent = "replay";
-        b.onclick = () => this.app.loadGame(game.startFen || this.app.info.startFen, game.moves, 0);
+        b.onclick = () => {
+          const fen = game.startFen || this.app.info.startFen;
+          this.app.graph.showRecord(fen, game.moves, game.values, game.result);
+          this.app.loadGame(fen, game.moves, 0);
+        };
         td.appendChild(b); tr.appendChild(td);
         tbody.appendChild(tr);
       }

@@ -34,6 +34,25 @@ XQ.GameGraph = class {
     this.draw();
   }
 
+  // A recorded game's own values (the self-play search's root value per move, for the mover:
+  // win - loss, so (1 + v) / 2 is the mover's expected score), shown without analysing it.
+  showRecord(startFen, moves, values, result) {
+    this.stop();
+    this.startFen = startFen;
+    this.moves = moves.slice();
+    this.scores = new Array(moves.length + 1);
+    const redFirst = XQ.fenSide(startFen) === "red";
+    values.forEach((v, i) => {
+      if (typeof v !== "number") return;
+      const redToMove = redFirst === (i % 2 === 0);
+      this.scores[i] = redToMove ? (1 + v) / 2 : (1 - v) / 2;
+    });
+    if (result === "1-0" || result === "0-1" || result === "1/2-1/2")
+      this.scores[moves.length] = result === "1-0" ? 1 : result === "0-1" ? 0 : 0.5;
+    document.getElementById("game-moves").value = moves.join(" ");
+    this.draw();
+  }
+
   update(a) {
     for (const k in a.responses) {
       const r = a.responses[k], ply = +k;

@@ -128,6 +128,8 @@ try {
   await page.click("#btn-redo");
   await page.waitForFunction(() => XQ.app.moves.length === 1);
   check(true, "a recorded game opens on the board and steps forward");
+  const recorded = await page.evaluate(() => document.getElementById("graph-line").getAttribute("points").trim().split(/\s+/).length);
+  check(recorded > 10, "its recorded values are drawn on the value graph (" + recorded + " points)");
 } finally {
   await browser.close();
 }
