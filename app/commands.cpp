@@ -17,6 +17,7 @@ const std::vector<Command>& commands() {
       {"uci", "a UCI engine (as Pikafish speaks it) for GUIs and match tools", cmd_uci},
       {"match", "play games between two players (checkpoints, net, uniform, random, greedy, uci:...)", cmd_match},
       {"analyse", "analyse positions for programs: JSON queries in, JSON lines out", cmd_analyse},
+      {"serve", "a local web page: analysis board and live run dashboard", cmd_serve},
       {"evalset", "score a net on a labelled position set (agreement, value sign, calibration)", cmd_evalset},
       {"export", "a checkpoint's weights alone, as the bundled net in nets/ ships", cmd_export},
       {"bench", "benchmarks: movegen, mcts, train, nn", cmd_bench},

@@ -34,5 +34,6 @@ int cmd_match(const std::vector<std::string>& args, std::ostream& out, std::ostr
 int cmd_analyse(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_evalset(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 int cmd_export(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int cmd_serve(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace xq::app

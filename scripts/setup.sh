@@ -9,6 +9,7 @@ packages=(
   libprotobuf-dev protobuf-compiler zlib1g-dev
   libgtest-dev
   nlohmann-json3-dev      # JSON: `xqzero analyse`, metrics.jsonl
+  libcpp-httplib-dev      # HTTP: `xqzero serve`
   libgloo-dev             # Gloo headers for torch c10d: data-parallel training
   python3-protobuf python3-numpy python3-torch   # python/: records and checkpoints in Python, and its test
 )

@@ -1,0 +1,59 @@
+#include "app/serve/http_json.h"
+
+#include <cerrno>
+#include <cstdlib>
+
+#include "app/serve/request_error.h"
+#include "core/errors.h"
+
+namespace xq::app::serve {
+
+using json = nlohmann::json;
+
+void send_json(httplib::Response& res, int status, const json& body) {
+  res.status = status;
+  res.set_header("Cache-Control", "no-store");
+  // Invalid UTF-8 (from a request echoed in a message) is replaced, never a throw.
+  res.set_content(body.dump(-1, ' ', false, json::error_handler_t::replace), "application/json");
+}
+
+void send_error(httplib::Response& res, int status, const std::string& field, const std::string& message) {
+  json j{{"error", message}, {"status", status}};
+  if (!field.empty()) j["field"] = field;
+  send_json(res, status, j);
+}
+
+json json_body(const httplib::Request& req) {
+  json j = json::parse(req.body, nullptr, false);
+  if (j.is_discarded()) throw RequestError(400, "", "malformed JSON in the request body");
+  if (!j.is_object()) throw RequestError(400, "", "the request body must be a JSON object");
+  return j;
+}
+
+long long int_param(const httplib::Request& req, const std::string& name, long long fallback, long long lo,
+                    long long hi) {
+  if (!req.has_param(name.c_str())) return fallback;
+  const std::string v = req.get_param_value(name.c_str());
+  char* end = nullptr;
+  errno = 0;
+  const long long x = std::strtoll(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || errno == ERANGE || x < lo || x > hi)
+    throw RequestError(
+        400, name,
+        "must be an integer in " + std::to_string(lo) + ".." + std::to_string(hi) + ", got '" + clipped(v) + "'");
+  return x;
+}
+
+httplib::Server::Handler json_handler(std::function<json(const httplib::Request&)> f) {
+  return [f = std::move(f)](const httplib::Request& req, httplib::Response& res) {
+    try {
+      send_json(res, 200, f(req));
+    } catch (const RequestError& e) {
+      send_error(res, e.status, e.field, e.what());
+    } catch (const std::exception& e) {
+      send_error(res, 500, "", std::string("internal error: ") + e.what());
+    }
+  };
+}
+
+}  // namespace xq::app::serve

@@ -1,0 +1,136 @@
+// The page of `xqzero serve` in a real browser (the system Chromium, driven by playwright-core):
+// a move made by clicking, analysis arrows and the evaluation read, the PV stepped, the
+// dashboard's curves seen and followed as metrics.jsonl grows, a game replayed on the board.
+// usage: node serve_page.mjs URL SCREENSHOT_DIR METRICS_FILE
+import { chromium } from "playwright-core";
+import { appendFileSync } from "node:fs";
+import { join } from "node:path";
+
+const [url, shots, metricsFile] = process.argv.slice(2);
+const fail = (msg) => { console.error("browser test: FAILED: " + msg); process.exit(1); };
+const check = (ok, msg) => { if (!ok) fail(msg); console.log("browser test: ok: " + msg); };
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
+                                        args: ["--no-sandbox", "--disable-gpu"] });
+const errors = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1300, height: 980 } });
+  page.setDefaultTimeout(120000);
+  page.on("pageerror", (e) => errors.push(e.message));
+  // The deliberate bad FEN below is answered 400, which Chromium logs; any other error counts.
+  page.on("console", (m) => { if (m.type() === "error" && !/status of 400/.test(m.text())) errors.push(m.text()); });
+  await page.goto(url);
+  await page.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
+  check((await page.locator(".piece").count()) === 32, "the start position has 32 pieces");
+
+  // A move by clicking: the cannon h2 to e2 (a target the server listed), then Black's reply.
+  await page.click('rect.sq-hit[data-square="h2"]');
+  await page.waitForSelector('circle.target[data-move="h2e2"]');
+  await page.click('rect.sq-hit[data-square="e2"]');
+  await page.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2" && XQ.app.pos.sideToMove === "black");
+  check((await page.textContent("#move-list li span")) === "炮二平五", "the move list shows 炮二平五");
+  // A click on a square that is no legal target plays nothing.
+  await page.click('rect.sq-hit[data-square="e5"]');
+  check((await page.evaluate(() => XQ.app.moves.length)) === 1, "a click on an empty square plays nothing");
+
+  // Live analysis: arrows, the evaluation bar, a finished search.
+  await page.fill("#visits", "400");
+  await page.click("#btn-analyse");
+  await page.waitForSelector("#arrow-layer g.arrow");
+  await page.waitForFunction(() => document.getElementById("analysis-status").textContent.startsWith("done"));
+  const red = parseFloat(await page.getAttribute("#evaltext", "data-red"));
+  check(red >= 0 && red <= 1, "the evaluation bar shows Red's expected score " + red.toFixed(3));
+  const arrows = await page.locator("#arrow-layer g.arrow").count();
+  check(arrows >= 1, arrows + " analysis arrows drawn");
+  check((await page.locator("#heat-layer rect").count()) > 0, "the policy heat map is drawn");
+  check((await page.locator("#moves-table tbody tr").count()) >= 1, "the table lists the top moves");
+  await page.screenshot({ path: join(shots, "board.png") });
+
+  // The PV, one step forward and back, leaves the game as it was.
+  await page.click("#pv-fwd");
+  await page.waitForFunction(() => !XQ.app.board.interactive);
+  await page.click("#pv-back");
+  check((await page.evaluate(() => XQ.app.moves.length)) === 1, "stepping the PV leaves the game unchanged");
+  await page.click("#btn-analyse");  // stop
+
+  // Undo and redo.
+  await page.click("#btn-undo");
+  await page.waitForFunction(() => XQ.app.moves.length === 0);
+  await page.click("#btn-redo");
+  await page.waitForFunction(() => XQ.app.moves.length === 1);
+  check(true, "undo and redo");
+
+  // The net plays Black's reply; then a value graph of the game so far.
+  await page.fill("#net-visits", "32");
+  await page.selectOption("#net-side", "black");
+  await page.waitForFunction(() => XQ.app.moves.length === 2 && XQ.app.pos.sideToMove === "red");
+  await page.selectOption("#net-side", "");
+  check(true, "the net played Black's move " + (await page.evaluate(() => XQ.app.moves[1])));
+  await page.fill("#graph-visits", "16");
+  await page.click("#btn-graph");
+  await page.waitForFunction(() => {
+    const l = document.getElementById("graph-line");
+    return l && l.getAttribute("points").trim().split(/\s+/).length === 3;
+  });
+  check(true, "the value graph has a point per ply");
+
+  // Flip: Red's cannon on e2 is drawn in the top half.
+  await page.click("#btn-flip");
+  const cy = parseFloat(await page.getAttribute('.piece[data-square="e2"] circle', "cy"));
+  check(cy < 275, "flipped, e2 is drawn at the top (y " + cy + ")");
+  await page.click("#btn-flip");
+
+  // FEN in: a bad one is refused with the server's message, a good one shown.
+  await page.fill("#fen", "rnbakabnr/9 w");
+  await page.click("#btn-fen");
+  await page.waitForSelector("#error:not([hidden])");
+  check((await page.textContent("#error")).startsWith("fen:"), "a bad FEN is refused: " + (await page.textContent("#error")));
+  await page.fill("#fen", "3k5/6N2/9/7R1/9/1C7/9/9/9/5K3 w");
+  await page.click("#btn-fen");
+  await page.waitForFunction(() => XQ.app.pos.fen.startsWith("3k5/6N2/") && XQ.app.moves.length === 0);
+  check((await page.locator(".piece").count()) === 5, "a FEN sets the board");
+
+  // A move by dragging: the rook h6 to d6 mates.
+  const centre = async (sq) => {
+    const b = await page.locator(`rect.sq-hit[data-square="${sq}"]`).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  const [fx, fy] = await centre("h6"), [tx, ty] = await centre("d6");
+  await page.mouse.move(fx, fy);
+  await page.mouse.down();
+  await page.mouse.move(tx, ty, { steps: 6 });
+  await page.mouse.up();
+  await page.waitForFunction(() => XQ.app.pos.result === "1-0");
+  check((await page.textContent("#status")).includes("checkmate"), "a drag plays h6d6: " + (await page.textContent("#status")));
+
+  // The dashboard: curves, then more points as the run writes metrics.jsonl.
+  await page.click("#tab-dash");
+  await page.waitForSelector("#charts svg polyline.curve");
+  const points = () => page.evaluate(() => {
+    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    return c ? c.getAttribute("points").trim().split(/\s+/).length : 0;
+  });
+  const before = await points();
+  check(before >= 2, "the policy-loss curve has " + before + " points");
+  await page.screenshot({ path: join(shots, "dashboard.png"), fullPage: true });
+  appendFileSync(metricsFile, JSON.stringify({ kind: "train", step: 400, time_s: 40, policy_loss: 2.9, policy_entropy: 2.5,
+                                                value_loss: 0.9, value_entropy: 1.0, search_kl: 0.2 }) + "\n");
+  await page.waitForFunction((n) => {
+    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    return c && c.getAttribute("points").trim().split(/\s+/).length > n;
+  }, before);
+  check(true, "the curve grew without a reload as metrics.jsonl grew");
+
+  // A recent game of the run, replayed on the board.
+  await page.waitForSelector("#games-table tbody tr button");
+  await page.click("#games-table tbody tr button");
+  await page.waitForFunction(() => XQ.app.redoStack.length > 0 && !document.getElementById("board-view").hidden);
+  await page.click("#btn-redo");
+  await page.waitForFunction(() => XQ.app.moves.length === 1);
+  check(true, "a recorded game opens on the board and steps forward");
+  const recorded = await page.evaluate(() => document.getElementById("graph-line").getAttribute("points").trim().split(/\s+/).length);
+  check(recorded > 10, "its recorded values are drawn on the value graph (" + recorded + " points)");
+} finally {
+  await browser.close();
+}
+check(errors.length === 0, "no script errors on the page" + (errors.length ? ": " + errors.join("; ") : ""));
