@@ -7,7 +7,7 @@
 namespace xq::app {
 
 Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>& value_options,
-           const std::vector<std::string>& flags) {
+           const std::vector<std::string>& flags, const std::vector<std::string>& repeatable) {
   auto known = [](const std::vector<std::string>& v, const std::string& n) {
     return std::find(v.begin(), v.end(), n) != v.end();
   };
@@ -36,6 +36,10 @@ Args::Args(const std::vector<std::string>& argv, const std::vector<std::string>&
         if (i + 1 >= argv.size()) throw UsageError("option --" + name + " needs a value");
         value = argv[++i];
       }
+      auto seen = values_.find(name);
+      if (seen != values_.end() && !known(repeatable, name))
+        throw UsageError("option --" + name + " given twice ('" + clipped(seen->second) + "' and '" + clipped(value) +
+                         "'); give it once");
       values_[name] = value;
       all_[name].push_back(value);
     } else {

@@ -47,7 +47,8 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
            "                   Rank 0 runs the in-process self-play and writes checkpoints, latest\n"
            "                   and metrics; every rank trains on its share of each batch.\n"
            "Ctrl-C (SIGINT) or SIGTERM ends the run cleanly with a checkpoint; kill -9 loses at most\n"
-           "the games being played and the steps since the last checkpoint. One trainer at a time\n"
+           "the games being played, the finished games not yet in a record file (up to\n"
+           "selfplay.games_per_file) and the steps since the last checkpoint. One trainer at a time\n"
            "per run directory (a lock file in it).\n";
     return 0;
   }

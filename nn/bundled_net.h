@@ -1,4 +1,4 @@
-// The net that ships with xqzero (nets/, docs/bundled-net.md): what the engines play with
+// The net that ships with xqzero (nets/, nets/README.md): what the engines play with
 // when no weights are named.
 //
 // The build copies nets/xqzero-default.xqz next to the binary (BUILD/app/nets/), `cmake

@@ -162,17 +162,23 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
   auto last_report = Clock::now();
   search::DriveLimits limits;
   limits.stop = &stop;
+  const size_t tree_share = std::max<size_t>(options_.max_tree_bytes / size_t(options_.threads), size_t(1) << 20);
+  bool memory_limited = false;
   if (q.max_time_s > 0)
     limits.deadline =
         last_report + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(q.max_time_s));
-  if (q.report_every_s > 0)
-    limits.after_round = [&] {
-      if (std::chrono::duration<double>(Clock::now() - last_report).count() >= q.report_every_s && !search.done()) {
-        emit(analysis_json(q, ply, game, search, true, false));
-        last_report = Clock::now();
-      }
-      return true;
-    };
+  limits.after_round = [&] {
+    if (search.tree().memory_bytes() >= tree_share && !search.done()) {
+      memory_limited = true;
+      return false;
+    }
+    if (q.report_every_s > 0 && !search.done() &&
+        std::chrono::duration<double>(Clock::now() - last_report).count() >= q.report_every_s) {
+      emit(analysis_json(q, ply, game, search, true, false));
+      last_report = Clock::now();
+    }
+    return true;
+  };
   bool finished;
   try {
     finished = search::drive_search(search, game, *evaluator_, options_.leaves_per_round, limits);
@@ -180,8 +186,9 @@ void AnalysisEngine::analyse(const Job& job, uint64_t seed) {
     emit(error_json(q.id, ply, "", std::string("evaluator failed: ") + e.what()));
     return;
   }
-  // Not finished: stopped by terminate, or by maxTime (an answer like any other).
-  emit(analysis_json(q, ply, game, search, false, !finished && stop.load()));
+  // Not finished: stopped by terminate, by maxTime (an answer like any other) or by the tree's
+  // memory share (marked).
+  emit(analysis_json(q, ply, game, search, false, !finished && stop.load(), !finished && memory_limited));
 }
 
 }  // namespace xq::app::analyse

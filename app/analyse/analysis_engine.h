@@ -15,9 +15,11 @@
 // line is carried out. `terminate` stops the positions of the queries with its
 // terminateId, `terminate_all` those of every query read so far (either restricted to
 // some plies): a running search answers with what it has, marked "terminated"; queued
-// positions answer {"id", "ply", "terminated": true}. `query_version` and `clear_cache`
-// (the evaluator's cache) are answered at once. `quit` (or end of input) stops reading;
-// every query already queued is still answered before run() returns.
+// positions answer {"id", "ply", "terminated": true}. A search whose tree reaches its share of
+// Options::max_tree_bytes stops there and answers with what it has, marked "memoryLimited".
+// `query_version` and `clear_cache` (the evaluator's cache) are answered at once. `quit` (or
+// end of input) stops reading; every query already queued is still answered before run()
+// returns.
 #pragma once
 
 #include <condition_variable>
@@ -40,6 +42,10 @@ class AnalysisEngine {
     int threads = 8;           // positions searched at once
     int leaves_per_round = 8;  // simulations per search and evaluator call (virtual loss)
     uint64_t seed = 1;         // of the Gumbel sampling (searches run without exploration)
+    // The trees of the searches running at once, together: each stops growing at its share
+    // (max_tree_bytes / threads, at least 1 MiB) and answers with what it has, marked
+    // "memoryLimited". 16 searches of 10,000,000 visits would otherwise need about 18 GB.
+    size_t max_tree_bytes = size_t(1) << 30;
   };
 
   AnalysisEngine(std::shared_ptr<nn::Evaluator> evaluator, QueryDefaults defaults, Options options, std::ostream& out);

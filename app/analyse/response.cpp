@@ -83,7 +83,7 @@ json move_json(const Query& q, const Position& pos, const search::Search& search
 }  // namespace
 
 std::string analysis_json(const Query& q, int ply, const Game& game, const search::Search& search, bool during,
-                          bool terminated) {
+                          bool terminated, bool memory_limited) {
   const search::SearchResult r = search.result();
   const Position& pos = game.position();
   json j;
@@ -91,6 +91,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const searc
   j["ply"] = ply;
   j["isDuringSearch"] = during;
   if (terminated) j["terminated"] = true;
+  if (memory_limited) j["memoryLimited"] = true;
   j["fen"] = pos.fen();
   j["rootInfo"] = root_json(pos, search, r);
   if (!r.best.is_none()) j["bestMove"] = move_to_iccs(r.best);

@@ -13,8 +13,10 @@
 namespace xq::app::analyse {
 
 // A search's answer for `game`'s current position (ply `ply` of query `q`).
+// `memory_limited`: the search stopped because its tree reached its share of the engine's
+// tree memory (marked "memoryLimited": true; the answer is what it had).
 std::string analysis_json(const Query& q, int ply, const Game& game, const search::Search& search, bool during,
-                          bool terminated);
+                          bool terminated, bool memory_limited = false);
 // The position is final (checkmate, repetition verdict, ...): nothing to search.
 std::string game_over_json(const Query& q, int ply, const Game& game);
 // A queued position of a terminated query.

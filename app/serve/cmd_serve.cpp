@@ -31,7 +31,8 @@ void print_usage(std::ostream& out) {
 }  // namespace
 
 int cmd_serve(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv, {"config", "model", "device", "threads", "set", "run-dir", "port", "host", "max-visits"}, {});
+  const Args args(argv, {"config", "model", "device", "threads", "set", "run-dir", "port", "host", "max-visits"}, {},
+                  {"set", "run-dir"});
   if (args.help()) {
     print_usage(out);
     return 0;

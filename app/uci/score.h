@@ -1,16 +1,19 @@
 // From the search's value to the numbers a UCI GUI shows.
 //
 // The search backs up v = W - L in [-1, 1] for the side to move (W, L: win and loss
-// probabilities). GUIs expect centipawns, so v is mapped by
+// probabilities). GUIs expect centipawns on Fairy-Stockfish's scale, so v is mapped by
 //
-//     cp = round(100 * tan(1.5 * v))
+//     cp = round(kCpScale * atanh(v)),  |v| clamped to 0.999
 //
-// which is odd, monotonic, about 150 * v near 0 and bounded by +-1410 at |v| = 1:
+// the inverse of v = tanh(cp / kCpScale), fitted by scripts/fit_cp_scale.py to Fairy-Stockfish's
+// depth-10 scores of docs/evalset-fsf.tsv (docs/analysis.md, "Centipawns"): +100 cp means about
+// what a pawn's +100 means to Fairy-Stockfish. Odd, monotonic, about 13.5 cp per 0.01 of v near
+// 0, bounded by +-5130:
 //
-//     v     0.10  0.25  0.50  0.75  0.90  0.95  1.00
-//     cp      15    39    93   209   446   681  1410
+//     v     0.05  0.10  0.25  0.50  0.75  0.95  1.00
+//     cp      68   135   345   742  1313  2473  5130
 //
-// (so "one pawn" is roughly a 0.5 expected-score margin). A proven win or loss
+// The scale belongs to the bundled net (refit when it changes). A proven win or loss
 // (MCTS-solver) is reported as `score mate N` in moves, as Pikafish does: N > 0 when the
 // side to move mates, N < 0 when it is mated, `mate 0` when it has no legal move; a proven
 // draw is `cp 0`. N comes from the solver's proven length in plies (mate_moves) and is an
@@ -32,9 +35,13 @@ namespace xq::app::uci {
 // moves; mated at ply 2, 4 is in 1, 2 moves.
 inline int mate_moves(int plies) { return std::max(1, (plies + 1) / 2); }
 
+// Fitted for the bundled net (nets/xqzero-default.txt): S = 1359 on the raw net, 1386 at 16
+// visits, 1324 at 128 (rms residual in v 0.19, 0.18, 0.17; the previous 100 tan(1.5 v): 0.52).
+constexpr double kCpScale = 1350;
+
 inline int value_to_cp(float v) {
-  const double x = std::clamp(double(v), -1.0, 1.0);
-  return int(std::lround(100.0 * std::tan(1.5 * x)));
+  const double x = std::clamp(double(v), -0.999, 0.999);
+  return int(std::lround(kCpScale * std::atanh(x)));
 }
 
 // Permille win/draw/loss from value v = W - L and draw probability d.

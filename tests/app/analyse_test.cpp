@@ -203,5 +203,40 @@ TEST(Analyse, ManyQueriesAllAnswered) {
   EXPECT_EQ(ids.size(), 20u);
 }
 
+// A search whose tree reaches its share of the engine's tree memory stops there and answers
+// with what it has, marked; a small search beside it is not marked. (Without the bound the
+// first query would search its million visits.)
+TEST(Analyse, ATreeAtItsMemoryShareAnswersWithWhatItHasMarked) {
+  AnalysisEngine::Options o;
+  o.threads = 2;
+  o.leaves_per_round = 4;
+  o.max_tree_bytes = size_t(2) << 20;  // 1 MiB per search, the floor of a share
+  QueryDefaults d;
+  d.max_visits = 64;
+  std::ostringstream out;
+  {
+    AnalysisEngine engine(std::make_shared<nn::UniformEvaluator>(), d, o, out);
+    engine.handle(json{{"id", "big"}, {"maxVisits", 1000000}}.dump());
+    engine.handle(json{{"id", "small"}, {"maxVisits", 50}}.dump());
+    engine.wait_idle();
+  }
+  std::map<std::string, json> by_id;
+  std::istringstream is(out.str());
+  for (std::string line; std::getline(is, line);) {
+    const json r = json::parse(line);
+    by_id[r["id"].get<std::string>()] = r;
+  }
+  ASSERT_EQ(by_id.size(), 2u) << out.str();
+  const json& big = by_id["big"];
+  EXPECT_EQ(big.value("memoryLimited", false), true) << big.dump();
+  EXPECT_FALSE(big.contains("terminated"));
+  EXPECT_GT(big["rootInfo"]["visits"].get<int>(), 100);
+  EXPECT_LT(big["rootInfo"]["visits"].get<int>(), 1000000);
+  EXPECT_FALSE(big["bestMove"].get<std::string>().empty());
+  const json& small = by_id["small"];
+  EXPECT_FALSE(small.contains("memoryLimited")) << small.dump();
+  EXPECT_GE(small["rootInfo"]["visits"].get<int>(), 50);
+}
+
 }  // namespace
 }  // namespace xq::app::analyse

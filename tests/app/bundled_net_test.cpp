@@ -8,6 +8,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -110,6 +111,44 @@ TEST(BundledNet, AnalyseWithNoFlags) {
   EXPECT_NE(response.find("\"id\":\"q\""), std::string::npos) << response;
   EXPECT_EQ(response.find("\"error\""), std::string::npos) << response;
   for (const std::string& f : {in, out, err}) std::remove(f.c_str());
+}
+
+// `--model uniform` still works, and only when named: analyse answers with uniform priors.
+TEST(BundledNet, AnalyseWithModelUniformUsesNoNet) {
+  const std::string in = temp_path("qu.jsonl"), out = temp_path("ru.jsonl"), err = temp_path("eu.txt");
+  std::ofstream(in) << "{\"id\":\"u\",\"maxVisits\":8,\"includePolicy\":true}\n";
+  const std::string cmd = std::string(XQZERO_BINARY) + " analyse --model uniform < " + in + " > " + out + " 2> " + err;
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << read_text(err);
+  const std::string log = read_text(err);
+  EXPECT_NE(log.find("uniform"), std::string::npos) << log;
+  EXPECT_EQ(log.find("torch("), std::string::npos) << log;
+  EXPECT_EQ(log.find("3x32"), std::string::npos) << log;
+  const std::string response = read_text(out);
+  EXPECT_NE(response.find("\"id\":\"u\""), std::string::npos) << response;
+  EXPECT_EQ(response.find("\"error\""), std::string::npos) << response;
+  for (const std::string& f : {in, out, err}) std::remove(f.c_str());
+}
+
+// evalset with no --model scores the bundled net and names it.
+TEST(BundledNet, EvalsetWithNoModelScoresIt) {
+  const test::CliResult r = run({"evalset", XQZERO_SOURCE_DIR "/docs/evalset-fsf.tsv", "--visits", "1"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("net " + nn::bundled_net_path() + "\n", 0), 0u) << r.out;
+}
+
+// selfplay takes `--model uniform` as analyse and match do (uniform priors, no network).
+TEST(BundledNet, SelfplayWithModelUniform) {
+  const std::string dir = temp_path("selfplay_uniform");
+  const test::CliResult r = run({"selfplay", "--model", "uniform", "--games", "1", "--visits", "2", "--out", dir,
+                                 "--set", "selfplay.max_plies=40", "--quiet"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const size_t line = r.out.find("evaluator: ");
+  ASSERT_NE(line, std::string::npos) << r.out;
+  const std::string evaluator = r.out.substr(line, r.out.find('\n', line) - line);
+  EXPECT_NE(evaluator.find("uniform"), std::string::npos) << evaluator;
+  EXPECT_EQ(evaluator.find("torch"), std::string::npos) << evaluator;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 // A named file that cannot be loaded: every go says so and, with no net loaded before,

@@ -59,6 +59,13 @@ TEST(Cli, BadInputGivesOneLineErrors) {
   expect_one_line_error({"perft", "--depth", "2", "--fen", "rnbakabnr/9 w"}, "bad FEN");
   expect_one_line_error({"perft", "--depth", "2", "--fen", "4k4/9/9/9/9/9/9/9/9/4K4 w"}, "kings face");
   expect_one_line_error({"bench", "nosuch"}, "unknown benchmark 'nosuch'");
+  // A value option given twice is refused, naming both values, rather than taking the last.
+  expect_one_line_error({"perft", "--depth", "2", "--depth=3"}, "option --depth given twice ('2' and '3')");
+  expect_one_line_error({"judge", "--fen", Position::kStartFen, "--fen", Position::kStartFen}, "--fen given twice");
+  // A flag given twice is the same flag.
+  const Result twice = run({"perft", "--depth", "1", "--divide", "--divide"});
+  EXPECT_EQ(twice.status, 0) << twice.err;
+  EXPECT_EQ(last_line(twice.out), "Nodes searched: 44");
 }
 
 std::string temp_dir(const std::string& name) {
