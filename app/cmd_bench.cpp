@@ -18,7 +18,8 @@ namespace {
 
 const char* kNnUsage =
     "usage: xqzero bench nn|nncheck [options]\n"
-    "  nn       raw network throughput at batch sizes 1..--max-batch, then the batching\n"
+    "  nn       raw network throughput at batch sizes 1..--max-batch, with GFLOP/s against a\n"
+    "           matrix-product peak measured in the same precision and threads, then the batching\n"
     "           evaluator's throughput with 1, 2, 4 and 8 threads submitting single positions\n"
     "  nncheck  the same weights and positions on CPU (float32 reference) and on --device in\n"
     "           every precision it allows, and on CPU in bfloat16; exits 1 when a difference\n"
@@ -36,6 +37,7 @@ const char* kNnUsage =
     "  --ms N             time per measurement in milliseconds (default 1000)\n"
     "  --deadline-us N    batching deadline (default: evaluator.deadline_us)\n"
     "nncheck only:\n"
+    "  --breakdown        also where a batch of min(64, --max-batch) spends its time, part by part\n"
     "  --positions N      positions compared (default 256)\n"
     "  --weights CKPT     check this checkpoint's weights (and architecture) instead of fresh ones\n";
 
@@ -52,7 +54,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
   const Args args(argv,
                   {"config", "device", "blocks", "channels", "history", "threads", "precision", "max-batch", "ms",
                    "deadline-us", "positions", "fold-bn", "channels-last", "weights"},
-                  {"se", "global-pool"});
+                  {"se", "global-pool", "breakdown"});
   if (args.help()) {
     out << kNnUsage;
     return 0;
@@ -81,6 +83,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
     o.seconds = double(args.get_int("ms", 1000, 10, 60000)) / 1000;
     o.deadline_us = int(args.get_int("deadline-us", ec.deadline_us(), 0, 1000000));
     bench::run_nn_bench(out, o);
+    o.breakdown = args.has("breakdown");
     return 0;
   }
   bench::NnCheckOptions o;

@@ -5,11 +5,13 @@
 #include <ostream>
 #include <thread>
 
+#include "bench/peak_flops.h"
 #include "core/game.h"
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
+#include "nn/net_flops.h"
 #include "search/search.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
@@ -95,6 +97,18 @@ void run_mcts_bench(std::ostream& out, const xqzero::Config& config, double seco
   std::snprintf(line, sizeof line, "%-34s %12.0f  (batch %d)\n", "raw backend positions/s", raw, batch);
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12.2f\n", "ratio search / raw", raw > 0 ? evals / raw : 0.0);
+  out << line;
+  // The leaf evaluations' operations against a peak measured here (bench/peak_flops.h).
+  const double flops = nn::net_flops(config.network()).total();
+  const PeakFlops peak = measure_peak(*backend, config.evaluator().threads());
+  std::snprintf(line, sizeof line, "%-34s %12.1f  (%.2f MFLOP per position)\n", "leaf evaluations GFLOP/s",
+                evals * flops / 1e9, flops / 1e6);
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %12.1f  (%s)\n", "measured peak GFLOP/s", peak.gflops, peak.what.c_str());
+  out << line;
+  std::snprintf(line, sizeof line, "%-34s %11.1f%%  (raw backend %.1f%%)\n", "leaf evaluations of peak",
+                peak.gflops > 0 ? 100 * evals * flops / 1e9 / peak.gflops : 0.0,
+                peak.gflops > 0 ? 100 * raw * flops / 1e9 / peak.gflops : 0.0);
   out << line;
   std::snprintf(line, sizeof line, "%-34s %12zu / %zu bytes\n", "tree node / edge", sizeof(search::Node),
                 search::kEdgeBytes);

@@ -15,11 +15,13 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench/peak_flops.h"
 #include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/net_config.h"
+#include "nn/net_flops.h"
 #include "nn/output_check.h"
 #include "nn/planes.h"
 #include "nn/torch_evaluator.h"
@@ -107,8 +109,10 @@ std::string line(const char* fmt, ...) {
 }
 
 // The raw throughput table, one row per batch size; returns the backend's rate per batch size.
+// `flops`: per position (nn/net_flops.h); `peak_gflops` the measured peak (0: none).
 std::map<int, double> raw_throughput(std::ostream& out, nn::TorchEvaluator& backend,
-                                     const std::vector<EvalRequest>& requests, const NnBenchOptions& o) {
+                                     const std::vector<EvalRequest>& requests, const NnBenchOptions& o, double flops,
+                                     double peak_gflops) {
   std::map<int, double> backend_rate;
   const nn::PlaneLayout layout = nn::plane_layout(o.network);
   const int width = nn::compact_width(layout);
@@ -143,12 +147,79 @@ std::map<int, double> raw_throughput(std::ostream& out, nn::TorchEvaluator& back
     } while (since(t0) < o.seconds || iters < 2);
     const double elapsed = since(t0), cpu = cpu_seconds() - c0;
     backend_rate[batch] = double(batch) * iters / elapsed;
-    out << line("%6d %12.0f %12.0f %10.3f %14.0f\n", batch, forward_rate, backend_rate[batch], 1000 * elapsed / iters,
-                double(batch) * iters / cpu);
+    const double gflops = forward_rate * flops / 1e9;
+    out << line("%6d %12.0f %12.0f %10.3f %14.0f %9.1f %8.1f%%\n", batch, forward_rate, backend_rate[batch],
+                1000 * elapsed / iters, double(batch) * iters / cpu, gflops,
+                peak_gflops > 0 ? 100 * gflops / peak_gflops : 0.0);
     out.flush();
   }
 
   return backend_rate;
+}
+
+// Where one batch's time goes: the backend's evaluate() at batch min(64, max_batch) in its
+// parts, each timed alone over the same batch (bench nn --breakdown).
+void time_breakdown(std::ostream& out, nn::TorchEvaluator& backend, const std::vector<EvalRequest>& requests,
+                    const NnBenchOptions& o, const nn::NetFlops& flops, double peak_gflops) {
+  const int batch = std::min(64, o.max_batch);
+  const Span<const EvalRequest> span(requests.data(), size_t(batch));
+  std::vector<EvalResult> results(static_cast<size_t>(batch));
+  const std::unique_ptr<nn::BatchSlot> slot = backend.make_slot(batch);
+  const bool cuda = backend.device().is_cuda();
+  // Seconds per call of `f`, over about o.seconds after one warm-up call.
+  auto per_call = [&](auto&& f) {
+    f();
+    int iters = 0;
+    const auto t0 = Clock::now();
+    do {
+      f();
+      ++iters;
+    } while (since(t0) < o.seconds || iters < 3);
+    return since(t0) / iters;
+  };
+  auto done = [&](const torch::Tensor& t) {  // a CUDA stage has finished only when read
+    if (cuda) (void)t.flatten()[0].item<float>();
+  };
+  const double prepare = per_call([&] { backend.prepare(*slot, span); });
+  const double run = per_call([&] { backend.run(*slot, results); });
+  double planes = 0, tower = 0, policy = 0, value = 0, forward = 0;
+  {
+    c10::InferenceMode guard;
+    const nn::PlaneLayout layout = nn::plane_layout(o.network);
+    const int width = nn::compact_width(layout);
+    std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
+    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], layout, &bytes[size_t(b) * width]);
+    const torch::Tensor compact =
+        torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend.device());
+    const torch::Tensor input = backend.forward_planes(compact);
+    const torch::Tensor features = backend.forward_tower(input);
+    planes = per_call([&] { done(backend.forward_planes(compact)); });
+    tower = per_call([&] { done(backend.forward_tower(input)); });
+    policy = per_call([&] { done(backend.forward_policy(features)); });
+    value = per_call([&] { done(backend.forward_value(features)); });
+    forward = per_call([&] {
+      const auto r = backend.forward_compact(compact);
+      done(r.first);
+      done(r.second);
+    });
+  }
+  const double total = prepare + run;
+  const double tower_gflops = flops.tower() * batch / tower / 1e9;
+  out << line("where a batch of %d goes (%s; each part timed alone, ms per batch)\n", batch,
+              backend.describe().c_str());
+  auto row = [&](const char* what, double s, const std::string& note = "") {
+    out << line("  %-46s %8.3f %6.1f%%  %s\n", what, 1000 * s, 100 * s / total, note.c_str());
+  };
+  row("host: compact bytes, label indices (prepare)", prepare);
+  row("input planes (expand_planes)", planes);
+  row("tower: stem and residual blocks", tower,
+      line("%.1f GFLOP/s, %.1f%% of peak", tower_gflops, peak_gflops > 0 ? 100 * tower_gflops / peak_gflops : 0.0));
+  row("policy head", policy);
+  row("value head", value);
+  row("rest of the forward pass (forward - parts)", forward - planes - tower - policy - value);
+  row("gather, mask, softmax, copies (run - forward)", run - forward);
+  row("total (prepare + run)", total, line("%.0f positions/s", batch / total));
+  out.flush();
 }
 
 // The batching evaluator's table: threads submitting single positions, against the raw rate.
@@ -252,10 +323,17 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
 
   out << "network " << nn::short_name(o.network) << ": " << net->parameter_count() << " parameters; evaluator "
       << backend->describe() << "; torch threads " << at::get_num_threads() << "\n";
+  const nn::NetFlops flops = nn::net_flops(o.network);
+  const PeakFlops peak = measure_peak(*backend, o.threads);
+  out << line("operations per position: %.2f MFLOP (tower %.2f, policy head %.2f, value head %.2f)\n",
+              flops.total() / 1e6, flops.tower() / 1e6, flops.policy / 1e6, flops.value / 1e6);
+  out << line("measured peak: %.1f GFLOP/s (%s)\n", peak.gflops, peak.what.c_str());
   out << "raw throughput (positions/s): forward = planes + net on device tensors; backend = whole torch"
-         " evaluator call\n";
-  out << line("%6s %12s %12s %10s %14s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s");
-  const std::map<int, double> backend_rate = raw_throughput(out, *backend, requests, o);
+         " evaluator call; GFLOP/s and peak: of the forward pass\n";
+  out << line("%6s %12s %12s %10s %14s %9s %9s\n", "batch", "forward", "backend", "ms/batch", "backend/cpu-s",
+              "GFLOP/s", "of peak");
+  const std::map<int, double> backend_rate = raw_throughput(out, *backend, requests, o, flops.total(), peak.gflops);
+  if (o.breakdown) time_breakdown(out, *backend, requests, o, flops, peak.gflops);
   batching_throughput(out, backend, requests, backend_rate, o);
 }
 

@@ -21,13 +21,18 @@ struct NnBenchOptions {
   double seconds = 1.0;    // time per measurement
   int deadline_us = 1000;  // batching wrapper deadline
   std::vector<int> submitters = {1, 2, 4, 8};
+  bool breakdown = false;  // also where a batch of min(64, max_batch) spends its time
 };
 
-// Prints the parameter count, a raw throughput table (forward pass alone, and the whole
-// torch backend: host preparation, transfer, forward, masked softmax, copy back) for batch
-// sizes 1..max_batch, then the batching evaluator's throughput with 1, 2, 4 and 8 threads each
-// submitting single positions (max batch = threads), as a percentage of the backend at that
-// batch size, and one row with twice as many submitters as the batch size (overlap at work).
+// Prints the parameter count, the operations per position (nn/net_flops.h), a peak measured on
+// the same device, precision and threads (bench/peak_flops.h), a raw throughput table
+// (forward pass alone, with its GFLOP/s and share of that peak, and the whole torch backend:
+// host preparation, transfer, forward, masked softmax, copy back) for batch sizes 1..max_batch, then the batching
+// evaluator's throughput with 1, 2, 4 and 8 threads each submitting single positions (max batch = threads), as a
+// percentage of the backend at that batch size, and one row with twice as many submitters as the batch size (overlap at
+// work). With `breakdown`, between the two: the backend's time for one batch of min(64, max_batch) in its parts (host
+// preparation, input planes, tower, policy head, value head, the rest of the forward pass, and
+// gather/mask/softmax/copies), each timed alone, with the tower's GFLOP/s.
 void run_nn_bench(std::ostream& out, const NnBenchOptions& options);
 
 struct NnCheckOptions {

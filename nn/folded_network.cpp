@@ -117,8 +117,16 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
 }
 
 std::pair<torch::Tensor, torch::Tensor> FoldedNetwork::forward_compact(const torch::Tensor& compact) const {
+  const torch::Tensor x = tower(planes(compact));
+  return {policy(x), value(x)};
+}
+
+torch::Tensor FoldedNetwork::planes(const torch::Tensor& compact) const {
   torch::Tensor x = expand_planes(compact, plane_layout(config_), dtype_);
-  if (channels_last_) x = x.contiguous(torch::MemoryFormat::ChannelsLast);
+  return channels_last_ ? x.contiguous(torch::MemoryFormat::ChannelsLast) : x;
+}
+
+torch::Tensor FoldedNetwork::tower(torch::Tensor x) const {
   x = stem_(x).relu_();
   for (const Block& b : blocks_) {
     torch::Tensor y = b.conv2(b.conv1(x).relu_());
@@ -129,12 +137,17 @@ std::pair<torch::Tensor, torch::Tensor> FoldedNetwork::forward_compact(const tor
     }
     x = y.add_(x).relu_();
   }
-  const int64_t batch = x.size(0);
-  torch::Tensor policy = policy_out_(policy_conv_(x).relu_()).reshape({batch, -1});
-  torch::Tensor v = value_conv_(x).relu_().reshape({batch, -1});
+  return x;
+}
+
+torch::Tensor FoldedNetwork::policy(const torch::Tensor& x) const {
+  return policy_out_(policy_conv_(x).relu_()).reshape({x.size(0), -1});
+}
+
+torch::Tensor FoldedNetwork::value(const torch::Tensor& x) const {
+  torch::Tensor v = value_conv_(x).relu_().reshape({x.size(0), -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
-  v = value_fc2_(value_fc1_(v).relu_());
-  return {policy, v};
+  return value_fc2_(value_fc1_(v).relu_());
 }
 
 }  // namespace xq::nn

@@ -32,6 +32,13 @@ class FoldedNetwork {
   // As NetworkImpl::forward_compact: compact uint8 [B, compact_width] on the device ->
   // (policy map [B, kPolicyPlanes * 90], wdl logits [B, 3]) in this net's dtype.
   std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact) const;
+  // forward_compact in its stages (it is value(tower(planes(compact))) and policy of the same
+  // features), for the benchmark's breakdown: the input planes in this net's dtype and memory
+  // format; the tower's features; the policy map; the W/D/L logits.
+  torch::Tensor planes(const torch::Tensor& compact) const;
+  torch::Tensor tower(torch::Tensor x) const;
+  torch::Tensor policy(const torch::Tensor& features) const;
+  torch::Tensor value(const torch::Tensor& features) const;
 
   torch::ScalarType dtype() const { return dtype_; }
   bool channels_last() const { return channels_last_; }

@@ -89,10 +89,26 @@ std::string TorchEvaluator::describe() const {
 }
 
 std::pair<torch::Tensor, torch::Tensor> TorchEvaluator::forward_compact(const torch::Tensor& compact) {
-  if (folded_) return folded_->forward_compact(compact);
-  if (!channels_last_) return net_->forward_compact(compact);
+  const torch::Tensor features = forward_tower(forward_planes(compact));
+  return {forward_policy(features), forward_value(features)};
+}
+
+torch::Tensor TorchEvaluator::forward_planes(const torch::Tensor& compact) {
+  if (folded_) return folded_->planes(compact);
   const torch::Tensor planes = expand_planes(compact, plane_layout(net_->config()), dtype_);
-  return net_->forward(planes.contiguous(torch::MemoryFormat::ChannelsLast));
+  return channels_last_ ? planes.contiguous(torch::MemoryFormat::ChannelsLast) : planes;
+}
+
+torch::Tensor TorchEvaluator::forward_tower(const torch::Tensor& planes) {
+  return folded_ ? folded_->tower(planes) : net_->tower(planes);
+}
+
+torch::Tensor TorchEvaluator::forward_policy(const torch::Tensor& features) {
+  return folded_ ? folded_->policy(features) : net_->policy_head(features);
+}
+
+torch::Tensor TorchEvaluator::forward_value(const torch::Tensor& features) {
+  return folded_ ? folded_->value(features) : net_->value_heads(features, false).wdl;
 }
 
 std::unique_ptr<BatchSlot> TorchEvaluator::make_slot(int max_batch) {

@@ -64,6 +64,12 @@ class TorchEvaluator final : public Evaluator {
   bool channels_last() const { return channels_last_; }
 
  private:
+  // forward_compact in its stages, for the benchmark's breakdown (bench nn --breakdown); it is
+  // {forward_policy(f), forward_value(f)} with f = forward_tower(forward_planes(compact)).
+  torch::Tensor forward_planes(const torch::Tensor& compact);
+  torch::Tensor forward_tower(const torch::Tensor& planes);
+  torch::Tensor forward_policy(const torch::Tensor& features);
+  torch::Tensor forward_value(const torch::Tensor& features);
   Network net_;
   std::unique_ptr<FoldedNetwork> folded_;
   torch::Device device_;
