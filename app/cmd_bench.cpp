@@ -11,6 +11,7 @@
 #include "bench/movegen_bench.h"
 #include "bench/nn_bench.h"
 #include "bench/train_bench.h"
+#include "nn/precision_choice.h"
 
 namespace xq::app {
 
@@ -36,8 +37,8 @@ const char* kNnUsage =
     "  --max-batch N      largest raw batch measured (default 1024)\n"
     "  --ms N             time per measurement in milliseconds (default 1000)\n"
     "  --deadline-us N    batching deadline (default: evaluator.deadline_us)\n"
-    "nncheck only:\n"
     "  --breakdown        also where a batch of min(64, --max-batch) spends its time, part by part\n"
+    "nncheck only:\n"
     "  --positions N      positions compared (default 256)\n"
     "  --weights CKPT     check this checkpoint's weights (and architecture) instead of fresh ones\n";
 
@@ -82,8 +83,8 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
     o.max_batch = int(args.get_int("max-batch", 1024, 8, 4096));
     o.seconds = double(args.get_int("ms", 1000, 10, 60000)) / 1000;
     o.deadline_us = int(args.get_int("deadline-us", ec.deadline_us(), 0, 1000000));
-    bench::run_nn_bench(out, o);
     o.breakdown = args.has("breakdown");
+    bench::run_nn_bench(out, o);
     return 0;
   }
   bench::NnCheckOptions o;
@@ -98,6 +99,7 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
 }  // namespace
 
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
+  const nn::PrecisionLogScope precision_log(&out);  // "auto" measured on this machine: its figures, once
   if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
     return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
   std::vector<std::string> options{"depth", "repeats", "config", "seconds", "threads", "tree-visits", "algorithm"};

@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/config_file.h"
 #include "app/distributed_args.h"
+#include "nn/precision_choice.h"
 #include "training/run_dir.h"
 #include "training/train_loop.h"
 
@@ -17,6 +18,7 @@ extern "C" void on_signal(int) { g_stop = true; }
 }  // namespace
 
 int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
+  const nn::PrecisionLogScope precision_log(&out);  // "auto" measured on this machine: its figures, once
   std::vector<std::string> options{"config", "run-dir", "max-seconds", "max-steps", "max-positions", "device", "set"};
   options.insert(options.end(), distributed_option_names().begin(), distributed_option_names().end());
   const Args args(argv, options, {});

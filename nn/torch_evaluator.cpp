@@ -1,8 +1,12 @@
 #include "nn/torch_evaluator.h"
 
 #include <algorithm>
+#include <chrono>
 #include <limits>
 #include <stdexcept>
+#include <thread>
+
+#include "core/movegen.h"
 
 #include "nn/checkpoint.h"
 #include "nn/device.h"
@@ -10,14 +14,17 @@
 #include "nn/net_config.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
+#include "nn/precision_choice.h"
 #include "nn/torch_backend.h"
 
 namespace xq::nn {
 
 namespace {
 
+// A precision by name; "auto" is float16 on CUDA (on CPU the constructor measures instead:
+// auto_cpu_precision).
 torch::ScalarType parse_precision(const std::string& text, bool cuda) {
-  if (text == "auto") return cuda ? torch::kHalf : cpu_has_native_bfloat16() ? torch::kBFloat16 : torch::kFloat;
+  if (text == "auto") return cuda ? torch::kHalf : torch::kFloat;
   if (text == "float32") return torch::kFloat;
   if (text == "bfloat16") return torch::kBFloat16;
   if (text == "float16") {
@@ -29,6 +36,40 @@ torch::ScalarType parse_precision(const std::string& text, bool cuda) {
 
 const char* precision_name(torch::ScalarType t) {
   return t == torch::kHalf ? "float16" : t == torch::kBFloat16 ? "bfloat16" : "float32";
+}
+
+// Positions per second of a copy of `net` on the CPU in `precision`, at batch 64 (a seeded
+// random walk's positions), over about `seconds` after two warm-up calls.
+double cpu_rate(const Network& net, const std::string& precision, int threads, double seconds) {
+  TorchEvaluator backend(clone_network(net), "cpu", precision, threads);
+  std::vector<EvalInput> inputs;
+  Position pos;
+  uint64_t seed = 11;
+  while (inputs.size() < 64) {
+    const MoveList moves(pos);
+    if (moves.empty()) {
+      pos = Position();
+      continue;
+    }
+    inputs.push_back(make_eval_input(pos));
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    UndoInfo undo;
+    pos.do_move(moves[int((seed >> 33) % uint64_t(moves.size()))], undo);
+  }
+  std::vector<EvalRequest> requests;
+  for (const EvalInput& in : inputs) requests.push_back(in.request());
+  std::vector<EvalResult> results(requests.size());
+  backend.evaluate(requests, results);  // the first calls create oneDNN's kernels
+  backend.evaluate(requests, results);
+  int iters = 0;
+  const auto start = std::chrono::steady_clock::now();
+  double elapsed = 0;
+  do {
+    backend.evaluate(requests, results);
+    ++iters;
+    elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  } while (elapsed < seconds || iters < 3);
+  return double(requests.size()) * iters / elapsed;
 }
 
 struct TorchSlot final : BatchSlot {
@@ -48,8 +89,11 @@ TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std
     : net_(std::move(net)), device_(torch::kCPU), dtype_(torch::kFloat), threads_(threads) {
   const DeviceSpec spec = resolve_device(device);
   device_ = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
-  dtype_ = parse_precision(precision, spec.cuda);
   if (threads_ < 0) throw std::invalid_argument("threads must be >= 0");
+  if (precision == "auto" && !spec.cuda)
+    dtype_ = auto_cpu_precision(net_, threads_) == "bfloat16" ? torch::kBFloat16 : torch::kFloat;
+  else
+    dtype_ = parse_precision(precision, spec.cuda);
   // The thread count is set where forward passes run (run(), per calling thread): setting it
   // here would change the constructing thread's count, the trainer's in `xqzero train`.
   const bool cpu_bfloat16 = !spec.cuda && dtype_ == torch::kBFloat16;
@@ -201,6 +245,31 @@ void TorchEvaluator::evaluate(Span<const EvalRequest> requests, Span<EvalResult>
   const std::unique_ptr<BatchSlot> slot = make_slot(int(requests.size()));
   prepare(*slot, requests);
   run(*slot, results);
+}
+
+std::string auto_cpu_precision(const Network& net, int threads) {
+  const std::string work = "inference " + short_name(net->config()) + ", batch 64, " +
+                           (threads > 0 ? std::to_string(threads) + (threads == 1 ? " thread" : " threads")
+                                        : std::string("torch's default threads"));
+  std::ostream* log = precision_log();
+  return choose_cpu_precision(
+      machine_key(), work, precision_cache_path(),
+      [&] {
+        PrecisionTiming t;
+        // The copies of the net draw their initial weights from torch's generator before
+        // they are overwritten: its state is put back, so that measuring leaves no trace.
+        at::Generator generator = at::globalContext().defaultGenerator(at::DeviceType::CPU);
+        const at::Tensor state = generator.get_state();
+        // On a thread of its own: run() sets the torch thread count of the thread it runs on.
+        std::thread timer([&] {
+          t.float32 = cpu_rate(net, "float32", threads, 0.25);
+          t.bfloat16 = cpu_rate(net, "bfloat16", threads, 0.25);
+        });
+        timer.join();
+        generator.set_state(state);
+        return t;
+      },
+      log);
 }
 
 std::shared_ptr<Evaluator> make_torch_backend(const xqzero::EvaluatorConfig& ec, const xqzero::NetworkConfig& nc) {

@@ -9,7 +9,9 @@
 // are serialised by a mutex (one device, one stream); prepare() runs outside it, so it
 // overlaps with another slot's run().
 //
-// Precision: float32 anywhere; float16 on CUDA only; bfloat16 on CUDA and on CPU. On CPU,
+// Precision: float32 anywhere; float16 on CUDA only; bfloat16 on CUDA and on CPU; "auto" is
+// float16 on CUDA and on CPU whichever of float32 and bfloat16 a short timing on this machine
+// found faster (auto_cpu_precision, nn/precision_choice.h; kept in a cache file). On CPU,
 // bfloat16 runs by default a BatchNorm-folded copy of the net (nn/folded_network.h) with
 // channels-last weights: oneDNN then uses its bfloat16 kernels (AVX512-BF16 / AMX where the
 // CPU has them; emulated and slow where it has not). Otherwise the module itself is cast.
@@ -34,11 +36,18 @@ struct InferenceForm {
   std::optional<bool> channels_last;   // 4-D weights (and the input planes) in channels-last format
 };
 
+// What precision "auto" means on this CPU for nets of `net`'s architecture run with `threads`
+// torch threads: "float32" or "bfloat16", as nn/precision_choice.h chooses, timing copies of
+// `net` at batch 64 for about 0.25 s in each (on a thread of its own; torch's generator left as
+// it was) the first time this machine sees this work. The trainer's "auto" asks the same for
+// its net and threads (its bfloat16 runs the same tower convolutions).
+std::string auto_cpu_precision(const Network& net, int threads);
+
 class TorchEvaluator final : public Evaluator {
  public:
   // Takes `net` (moves it to the device, sets eval mode, and unless the form folds it, casts
   // it to the precision). device: "cpu", "cuda", "cuda:N", "auto"; precision: "auto" (float16
-  // on CUDA, float32 on CPU), "float32", "float16" (CUDA only), "bfloat16"; threads: torch
+  // on CUDA, measured on CPU: auto_cpu_precision), "float32", "float16" (CUDA only), "bfloat16"; threads: torch
   // intra-op threads for CPU work (0 = torch's default). Throws std::invalid_argument for bad
   // values, and when form.fold_batchnorm is set true and the net cannot be folded. (When the
   // form is left to choose and folding fails, the module is cast instead; describe() tells.)
@@ -55,6 +64,12 @@ class TorchEvaluator final : public Evaluator {
   // The forward pass as run() does it (planes, then the folded copy or the module), for
   // benchmarks and tests; call under c10::InferenceMode with the compact batch on device().
   std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
+  // forward_compact in its stages, for the benchmark's breakdown (bench nn --breakdown); it is
+  // {forward_policy(f), forward_value(f)} with f = forward_tower(forward_planes(compact)).
+  torch::Tensor forward_planes(const torch::Tensor& compact);
+  torch::Tensor forward_tower(const torch::Tensor& planes);
+  torch::Tensor forward_policy(const torch::Tensor& features);
+  torch::Tensor forward_value(const torch::Tensor& features);
 
   // The module given to the constructor, on the device; float32 when the folded copy runs.
   Network network() const { return net_; }
@@ -64,12 +79,6 @@ class TorchEvaluator final : public Evaluator {
   bool channels_last() const { return channels_last_; }
 
  private:
-  // forward_compact in its stages, for the benchmark's breakdown (bench nn --breakdown); it is
-  // {forward_policy(f), forward_value(f)} with f = forward_tower(forward_planes(compact)).
-  torch::Tensor forward_planes(const torch::Tensor& compact);
-  torch::Tensor forward_tower(const torch::Tensor& planes);
-  torch::Tensor forward_policy(const torch::Tensor& features);
-  torch::Tensor forward_value(const torch::Tensor& features);
   Network net_;
   std::unique_ptr<FoldedNetwork> folded_;
   torch::Device device_;

@@ -17,6 +17,7 @@
 #include "nn/net_config.h"
 #include "nn/network.h"
 #include "nn/policy_labels.h"
+#include "nn/torch_evaluator.h"
 #include "training/collective_tensors.h"
 
 namespace xq::training {
@@ -250,12 +251,13 @@ Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingCon
   const nn::DeviceSpec spec = nn::resolve_device(training.device());
   m.device = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   if (training.threads() > 0) torch::set_num_threads(training.threads());
-  // "auto" follows the evaluator: bfloat16 where the device computes it natively. The
-  // material-fit sanity test learns as well that way as in float32 (median over three
-  // batch orders; tests/training/material_fit_test.cpp).
-  m.bfloat16 = training.precision() == "bfloat16" ||
-               (training.precision() == "auto" && (spec.cuda || nn::cpu_has_native_bfloat16()));
   m.net = nn::make_network(network, uint64_t(training.seed()));
+  // "auto": bfloat16 on CUDA; on a CPU what a timing of this net's tower in both precisions
+  // found faster on this machine (nn::auto_cpu_precision, cached per machine). The material-fit
+  // sanity test learns about as well in bfloat16 as in float32 (tests/training/material_fit_test.cpp).
+  m.bfloat16 = training.precision() == "bfloat16" ||
+               (training.precision() == "auto" &&
+                (spec.cuda || nn::auto_cpu_precision(m.net, training.threads()) == "bfloat16"));
   m.net->to(m.device);
   m.net->train();
   if (training.optimizer() == "adamw") {

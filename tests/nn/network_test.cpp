@@ -2,13 +2,17 @@
 // the batching wrapper over torch, precision rules. Tiny nets keep this fast.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <numeric>
+#include <sstream>
 #include <thread>
 
 #include "nn/batching_evaluator.h"
 #include "nn/device.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
+#include "nn/precision_choice.h"
 #include "nn/torch_evaluator.h"
 #include "tests/support/nn_test_util.h"
 #include "tests/support/perturbed_net.h"
@@ -187,15 +191,49 @@ TEST(TorchEvaluator, PrecisionAndDeviceRules) {
   EXPECT_EQ(bf16.describe(), "torch(cpu, bfloat16, 2x16, bn folded, channels-last)");
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "cpu", "float64"), std::invalid_argument);
   EXPECT_THROW(TorchEvaluator(make_network(tiny(), 1), "gpu"), std::invalid_argument);
-  // "auto" on CPU: bfloat16 where the CPU computes it natively, else float32.
-  TorchEvaluator eval(make_network(tiny(), 1), "cpu", "auto");
-  EXPECT_EQ(eval.dtype(), cpu_has_native_bfloat16() ? torch::kBFloat16 : torch::kFloat);
+  // "auto" on CPU: what the timing on this machine chose (nn/precision_choice.h).
+  Network auto_net = make_network(tiny(), 1);
+  const std::string chosen = auto_cpu_precision(auto_net, 0);
+  EXPECT_TRUE(chosen == "float32" || chosen == "bfloat16") << chosen;
+  TorchEvaluator eval(auto_net, "cpu", "auto");
+  EXPECT_EQ(eval.dtype(), chosen == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
   TorchEvaluator f32(make_network(tiny(), 1), "cpu", "float32");
   EXPECT_EQ(f32.describe(), "torch(cpu, float32, 2x16)");
   if (torch::cuda::is_available()) {
     TorchEvaluator gpu(make_network(tiny(), 1), "cuda", "auto");
     EXPECT_EQ(gpu.dtype(), torch::kHalf);
   }
+}
+
+// The first "auto" evaluator of an architecture in a process (no cache file) times it once,
+// prints the figures once to the precision log, and leaves torch's generator as it was.
+TEST(TorchEvaluator, AutoPrecisionIsMeasuredOnceAndLeavesNoTrace) {
+  const char* before = std::getenv("XQZERO_PRECISION_CACHE");
+  const std::string saved = before ? before : "";
+  ::setenv("XQZERO_PRECISION_CACHE", "none", 1);
+  std::ostringstream log;
+  set_precision_log(&log);
+  xqzero::NetworkConfig c = tiny();
+  c.set_blocks(1);
+  c.set_channels(24);  // an architecture no other test of this process times
+  Network net = make_network(c, 1);
+  torch::manual_seed(5);
+  TorchEvaluator first(net, "cpu", "auto");
+  const torch::Tensor after_measuring = torch::rand({4});
+  torch::manual_seed(5);
+  EXPECT_TRUE(torch::equal(after_measuring, torch::rand({4}))) << "measuring drew from torch's generator";
+  TorchEvaluator second(make_network(c, 2), "cpu", "auto");
+  EXPECT_EQ(first.dtype(), second.dtype());
+  set_precision_log(nullptr);
+  if (before)
+    ::setenv("XQZERO_PRECISION_CACHE", saved.c_str(), 1);
+  else
+    ::unsetenv("XQZERO_PRECISION_CACHE");
+  const std::string text = log.str();
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 1) << text;
+  EXPECT_NE(text.find("precision auto: inference 1x24"), std::string::npos) << text;
+  EXPECT_NE(text.find("float32 "), std::string::npos) << text;
+  EXPECT_NE(text.find(first.dtype() == torch::kBFloat16 ? "-> bfloat16" : "-> float32"), std::string::npos) << text;
 }
 
 TEST(Network, RejectsBadArchitectures) {
