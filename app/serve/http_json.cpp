@@ -23,7 +23,38 @@ void send_error(httplib::Response& res, int status, const std::string& field, co
   send_json(res, status, j);
 }
 
+namespace {
+
+// Whether `text` nests arrays and objects deeper than `max` (brackets inside strings do not
+// count). Copying and writing a JSON value recurse once per level: a body of 300,000 '['
+// would overflow a handler thread's stack, so such a body is refused before it is parsed.
+bool nested_deeper_than(const std::string& text, int max) {
+  int depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (in_string) {
+      if (escaped)
+        escaped = false;
+      else if (c == '\\')
+        escaped = true;
+      else if (c == '"')
+        in_string = false;
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > max) return true;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 json json_body(const httplib::Request& req) {
+  if (nested_deeper_than(req.body, kMaxJsonDepth))
+    throw RequestError(400, "", "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
   json j = json::parse(req.body, nullptr, false);
   if (j.is_discarded()) throw RequestError(400, "", "malformed JSON in the request body");
   if (!j.is_object()) throw RequestError(400, "", "the request body must be a JSON object");

@@ -14,7 +14,11 @@ void send_json(httplib::Response& res, int status, const nlohmann::json& body);
 // {"error": message, "field": field (omitted when empty), "status": status}
 void send_error(httplib::Response& res, int status, const std::string& field, const std::string& message);
 
-// The body as a JSON object: RequestError 400 for malformed JSON or another JSON value.
+// How deep a request body may nest arrays and objects (the API needs three levels).
+constexpr int kMaxJsonDepth = 32;
+
+// The body as a JSON object: RequestError 400 for malformed JSON, another JSON value, or one
+// nested deeper than kMaxJsonDepth.
 nlohmann::json json_body(const httplib::Request& req);
 // Query parameter `name` as an integer in lo..hi, `fallback` when absent.
 long long int_param(const httplib::Request& req, const std::string& name, long long fallback, long long lo,

@@ -1,10 +1,10 @@
 #include "app/serve/run_api.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "app/serve/request_error.h"
@@ -23,10 +23,8 @@ struct FileInfo {
   std::string id;  // device:inode
 };
 
-FileInfo stat_file(const fs::path& p) {
-  struct stat st {};
+FileInfo info_of(const struct stat& st) {
   FileInfo f;
-  if (::stat(p.c_str(), &st) != 0) return f;
   f.exists = true;
   f.bytes = (long long)st.st_size;
   f.mtime = (long long)st.st_mtime;
@@ -34,11 +32,27 @@ FileInfo stat_file(const fs::path& p) {
   return f;
 }
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+FileInfo stat_file(const fs::path& p) {
+  struct stat st {};
+  return ::stat(p.c_str(), &st) == 0 ? info_of(st) : FileInfo();
+}
+
+// A regular file's identity and contents through one descriptor, so that both belong to the
+// same file even when a rename replaces it meanwhile; a FIFO, a device or a directory reads as
+// missing (opened without blocking, never read).
+FileInfo read_regular(const fs::path& p, std::string& text) {
+  text.clear();
+  const int fd = ::open(p.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return FileInfo();
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return FileInfo();
+  }
+  char buf[1 << 16];
+  for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) text.append(buf, size_t(n));
+  ::close(fd);
+  return info_of(st);
 }
 
 // `run`'s entry `name` when it is missing or resolves inside the run directory; empty when
@@ -63,7 +77,8 @@ std::vector<fs::path> files_named(const RunDir& run, const std::string& sub, con
         n.compare(n.size() - suffix.size(), suffix.size(), suffix) != 0)
       continue;
     std::error_code e2;
-    if (it->is_regular_file(e2)) out.push_back(it->path());
+    // Not a symlink (one out of the run would show the size and time of a file outside).
+    if (!it->is_symlink(e2) && it->is_regular_file(e2)) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -73,8 +88,8 @@ std::vector<fs::path> files_named(const RunDir& run, const std::string& sub, con
 
 json read_metrics(const RunDir& run, long long from, size_t max_lines) {
   const fs::path file = own_entry(run, "metrics.jsonl");
-  const FileInfo info = file.empty() ? FileInfo() : stat_file(file);
-  const std::string text = info.exists ? read_all(file) : std::string();
+  std::string text;
+  const FileInfo info = file.empty() ? FileInfo() : read_regular(file, text);
   const size_t complete = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
   // Where each complete line starts.
   std::vector<size_t> starts;
@@ -115,7 +130,8 @@ json list_checkpoints(const RunDir& run) {
     list.push_back(c);
   }
   const fs::path latest_file = own_entry(run, "latest");
-  std::string latest = latest_file.empty() ? std::string() : read_all(latest_file);
+  std::string latest;
+  if (!latest_file.empty()) read_regular(latest_file, latest);
   latest.erase(std::find_if(latest.begin(), latest.end(), [](char ch) { return ch == '\n' || ch == '\r'; }),
                latest.end());
   return json{{"latest", latest.empty() ? json(nullptr) : json(latest)}, {"checkpoints", list}};

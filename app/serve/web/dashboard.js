@@ -52,7 +52,19 @@ XQ.Dashboard = (function () {
 
     hide() { clearInterval(this.timer); this.timer = null; }
 
+    // One tick at a time: a tick that outlasts the 2 s interval (a large metrics file, a slow
+    // disk) is not started again over itself, which would append the same lines twice.
     async tick() {
+      if (this.ticking) return;
+      this.ticking = true;
+      try {
+        await this.tickOnce();
+      } finally {
+        this.ticking = false;
+      }
+    }
+
+    async tickOnce() {
       let changed = false;
       for (const run of this.runs) {
         try {

@@ -1,6 +1,7 @@
 // The page of `xqzero serve` in a real browser (the system Chromium, driven by playwright-core):
 // a move made by clicking, analysis arrows and the evaluation read, the PV stepped, the
-// dashboard's curves seen and followed as metrics.jsonl grows, a game replayed on the board.
+// dashboard's curves seen and followed as metrics.jsonl grows, a game replayed on the board, and
+// the board on a phone-sized screen (no sideways scrolling, a move by tapping).
 // usage: node serve_page.mjs URL SCREENSHOT_DIR METRICS_FILE
 import { chromium } from "playwright-core";
 import { appendFileSync } from "node:fs";
@@ -130,6 +131,25 @@ try {
   check(true, "a recorded game opens on the board and steps forward");
   const recorded = await page.evaluate(() => document.getElementById("graph-line").getAttribute("points").trim().split(/\s+/).length);
   check(recorded > 10, "its recorded values are drawn on the value graph (" + recorded + " points)");
+
+  // A phone in portrait (390 x 844 CSS pixels): one column, the board as wide as the screen
+  // allows, nothing wider than the screen (no sideways scrolling).
+  const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true,
+                                        hasTouch: true });
+  phone.setDefaultTimeout(120000);
+  phone.on("pageerror", (e) => errors.push(e.message));
+  await phone.goto(url);
+  await phone.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
+  const fit = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth,
+                                            board: document.getElementById("board").getBoundingClientRect().width }));
+  check(fit.page <= fit.screen, "on a phone nothing is wider than the screen (" + fit.page + " px in " + fit.screen + ")");
+  check(fit.board >= 0.8 * (fit.screen - 40), "on a phone the board takes the screen's width (" + Math.round(fit.board) + " px)");
+  await phone.tap('rect.sq-hit[data-square="h2"]');
+  await phone.waitForSelector('circle.target[data-move="h2e2"]');
+  await phone.tap('rect.sq-hit[data-square="e2"]');
+  await phone.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2");
+  check(true, "on a phone a move is made by tapping");
+  await phone.screenshot({ path: join(shots, "board-phone.png"), fullPage: true });
 } finally {
   await browser.close();
 }

@@ -199,11 +199,15 @@ std::string raw_exchange(int port, const std::string& bytes, bool read) {
 TEST_F(BoardApi, GarbageAndHalfRequestsDoNotStopTheServer) {
   const std::string garbage = raw_exchange(port_, "\x01\x02 NOT HTTP AT ALL\r\n\r\n", true);
   EXPECT_NE(garbage.find("400"), std::string::npos) << garbage;
-  raw_exchange(port_, "POST /api/analyse HTTP/1.1\r\nHost: localhost\r\nContent-Length: 500\r\n\r\n{\"max", false);
+  raw_exchange(port_,
+               "POST /api/analyse HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+               "Content-Length: 500\r\n\r\n{\"max",
+               false);
   raw_exchange(port_, "GET /api/posit", false);
   // An analysis whose client goes away mid-search: the server goes on (and stops it later).
   raw_exchange(port_,
-               "POST /api/analyse HTTP/1.1\r\nHost: localhost\r\nContent-Length: 22\r\n\r\n{\"maxVisits\":1000000}\n",
+               "POST /api/analyse HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+               "Content-Length: 22\r\n\r\n{\"maxVisits\":1000000}\n",
                false);
   const std::string huge = "{\"fen\":\"" + std::string(2 << 20, 'x') + "\"}";
   auto r = client().Post("/api/position", huge, "application/json");
@@ -224,8 +228,68 @@ TEST_F(BoardApi, OnlyLoopbackHostsAreAnswered) {
   EXPECT_EQ(client().Get("/api/info", {{"Host", "localhost:8080"}})->status, 200);
   EXPECT_EQ(client().Get("/api/info", {{"Host", "127.0.0.2"}})->status, 200);
   EXPECT_TRUE(is_loopback_host("[::1]"));
+  EXPECT_TRUE(is_loopback_host("::1"));
+  EXPECT_TRUE(is_loopback_host("0:0:0:0:0:0:0:1"));
+  EXPECT_TRUE(is_loopback_host("[0:0::1]"));
+  EXPECT_TRUE(is_loopback_host("::ffff:127.0.0.1"));
+  EXPECT_FALSE(is_loopback_host("::"));
+  EXPECT_FALSE(is_loopback_host("[::2]"));
+  EXPECT_FALSE(is_loopback_host("[127.0.0.1]"));
   EXPECT_FALSE(is_loopback_host("0.0.0.0"));
   EXPECT_FALSE(is_loopback_host("localhost.example"));
+}
+
+// What the server refuses before it reads a body (docs/serve.md, "Refused before routing"),
+// each with its status and the header at fault, and the server goes on.
+TEST_F(BoardApi, HostileRequestsAreRefusedBeforeTheirBody) {
+  const std::string host = "127.0.0.1:" + std::to_string(port_);
+  // A page of another site: its Origin is not this server.
+  auto cross =
+      client().Post("/api/analyse", {{"Origin", "http://evil.example"}}, R"({"maxVisits":10})", "application/json");
+  ASSERT_TRUE(cross);
+  EXPECT_EQ(cross->status, 403);
+  EXPECT_EQ(json::parse(cross->body)["field"], "Origin");
+  auto same =
+      client().Post("/api/position", {{"Origin", "http://" + host}}, R"({"moves":["h2e2"]})", "application/json");
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->status, 200) << same->body;
+  // A body that is not declared JSON (a form or text/plain post needs no preflight).
+  auto text = client().Post("/api/position", R"({"moves":[]})", "text/plain");
+  ASSERT_TRUE(text);
+  EXPECT_EQ(text->status, 415);
+  EXPECT_EQ(json::parse(text->body)["field"], "Content-Type");
+  // A compressed body (it would be inflated past the size limit).
+  auto gz = client().Post("/api/position", {{"Content-Encoding", "gzip"}}, "x", "application/json");
+  ASSERT_TRUE(gz);
+  EXPECT_EQ(gz->status, 415);
+  EXPECT_EQ(json::parse(gz->body)["field"], "Content-Encoding");
+  // Chunked: the size limit needs a Content-Length. (Without either, the body is empty.)
+  const std::string chunked = raw_exchange(port_,
+                                           "POST /api/position HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                                           "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                           "2\r\n{}\r\n0\r\n\r\n",
+                                           true);
+  EXPECT_NE(chunked.find(" 411 "), std::string::npos) << chunked;
+  EXPECT_NE(chunked.find("Transfer-Encoding"), std::string::npos) << chunked;
+  const std::string no_length =
+      raw_exchange(port_, "POST /api/position HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n", true);
+  EXPECT_NE(no_length.find(" 400 "), std::string::npos) << no_length;  // no length: an empty body
+  // A Range of many parts (each part a copy of the answer).
+  auto ranges = client().Get("/api/info", {{"Range", "bytes=0-,0-,0-,0-"}});
+  ASSERT_TRUE(ranges);
+  EXPECT_EQ(ranges->status, 416);
+  // JSON nested deep enough to exhaust a thread's stack when copied: refused unparsed.
+  const std::string deep = "{\"fen\":" + std::string(200000, '[') + std::string(200000, ']') + "}";
+  auto [s1, e1] = post("/api/analyse", deep);
+  EXPECT_EQ(s1, 400);
+  EXPECT_NE(e1["error"].get<std::string>().find("nested deeper than"), std::string::npos) << e1.dump();
+  // Brackets inside strings do not count, and a usual body is not refused for its depth.
+  auto [s2, e2] = post("/api/position", "{\"fen\":\"" + std::string(100, '[') + "\"}");
+  EXPECT_EQ(s2, 400);
+  EXPECT_EQ(e2["field"], "fen") << e2.dump();
+  auto [status, p] = get("/api/position");
+  EXPECT_EQ(status, 200);
+  EXPECT_EQ(p["legal"].size(), 44u);
 }
 
 TEST_F(BoardApi, ThePageAndItsScriptsAreServedFromTheBinary) {

@@ -1,6 +1,8 @@
 // `xqzero serve`, the dashboard's API: runs listed, metrics.jsonl read incrementally while it
 // is written (a partial last line left for later, a replaced file noticed), checkpoints, record
 // files and their games, and every attempt to reach a file outside the run directory refused.
+#include <sys/stat.h>
+
 #include <unistd.h>
 
 #include "records/record_io.h"
@@ -130,10 +132,41 @@ TEST_F(RunsApi, NoPathLeavesTheRunDirectory) {
     EXPECT_EQ(r->body.find("SECRET-OUTSIDE"), std::string::npos) << path;
     EXPECT_TRUE(json::parse(r->body, nullptr, false).contains("error")) << path << ": " << r->body;
   }
+  // Listings leave out the symlink out of the run (its size and time are of a file outside).
+  auto [ls, listed] = get("/api/runs/runA/games");
+  EXPECT_EQ(ls, 200);
+  for (const json& f : listed["files"]) EXPECT_NE(f["file"], "games/link.rec.gz") << listed.dump();
   // A symlinked metrics file that points out reads as missing, not as the file it points to.
   fs::create_symlink(dir_ / "outside" / "secret.txt", run_ / "metrics.jsonl");
   auto [status, m] = get("/api/runs/runA/metrics");
   EXPECT_EQ(status, 200);
+  EXPECT_EQ(m["total"], 0);
+}
+
+// games/ and checkpoints/ that are symlinks out of the run directory read as missing: their
+// files outside are neither listed (names, sizes, times) nor read.
+TEST_F(RunsApi, SymlinkedFoldersOutOfTheRunReadAsMissing) {
+  fs::create_directories(dir_ / "outside" / "ckpts");
+  write_text(dir_ / "outside" / "ckpts" / "ckpt-00000007.xqz", "SECRET-OUTSIDE\n");
+  write_text(dir_ / "outside" / "ckpts" / "selfplay-000001.rec.gz", "SECRET-OUTSIDE\n");
+  fs::remove_all(run_ / "checkpoints");
+  fs::remove_all(run_ / "games");
+  fs::create_symlink(dir_ / "outside" / "ckpts", run_ / "checkpoints");
+  fs::create_symlink(dir_ / "outside" / "ckpts", run_ / "games");
+  auto [s1, c] = get("/api/runs/runA/checkpoints");
+  EXPECT_EQ(s1, 200) << c.dump();
+  EXPECT_TRUE(c["checkpoints"].empty()) << c.dump();
+  auto [s2, g] = get("/api/runs/runA/games");
+  EXPECT_EQ(s2, 200) << g.dump();
+  EXPECT_TRUE(g["files"].empty()) << g.dump();
+  auto r = client().Get("/api/runs/runA/games?file=games/selfplay-000001.rec.gz");
+  ASSERT_TRUE(r);
+  EXPECT_GE(r->status, 400);
+  EXPECT_EQ(r->body.find("SECRET-OUTSIDE"), std::string::npos);
+  // A metrics.jsonl that is a FIFO reads as missing (it would block a reader forever).
+  ASSERT_EQ(::mkfifo((run_ / "metrics.jsonl").c_str(), 0600), 0);
+  auto [s3, m] = get("/api/runs/runA/metrics");
+  EXPECT_EQ(s3, 200) << m.dump();
   EXPECT_EQ(m["total"], 0);
 }
 
