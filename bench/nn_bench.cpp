@@ -108,6 +108,29 @@ std::string line(const char* fmt, ...) {
   return buf;
 }
 
+// Seconds per call of `f`, over at least `seconds` and `min_iters` calls after one warm-up call.
+template <typename F>
+double seconds_per_call(F&& f, double seconds, int min_iters) {
+  f();
+  int iters = 0;
+  const auto t0 = Clock::now();
+  do {
+    f();
+    ++iters;
+  } while (since(t0) < seconds || iters < min_iters);
+  return since(t0) / iters;
+}
+
+// The first `batch` requests' compact bytes as a tensor on the backend's device (call under
+// c10::InferenceMode).
+torch::Tensor device_compact(const nn::TorchEvaluator& backend, const std::vector<EvalRequest>& requests, int batch,
+                             nn::PlaneLayout layout) {
+  const int width = nn::compact_width(layout);
+  std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
+  for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], layout, &bytes[size_t(b) * width]);
+  return torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend.device());
+}
+
 // The raw throughput table, one row per batch size; returns the backend's rate per batch size.
 // `flops`: per position (nn/net_flops.h); `peak_gflops` the measured peak (0: none).
 std::map<int, double> raw_throughput(std::ostream& out, nn::TorchEvaluator& backend,
@@ -115,25 +138,15 @@ std::map<int, double> raw_throughput(std::ostream& out, nn::TorchEvaluator& back
                                      double peak_gflops) {
   std::map<int, double> backend_rate;
   const nn::PlaneLayout layout = nn::plane_layout(o.network);
-  const int width = nn::compact_width(layout);
   for (int batch = 1; batch <= o.max_batch; batch *= 2) {
     // forward alone: the compact batch already on the device
-    std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
-    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], layout, &bytes[size_t(b) * width]);
     double forward_rate = 0;
     {
       c10::InferenceMode guard;
-      torch::Tensor compact =
-          torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend.device());
-      auto run = [&] { return backend.forward_compact(compact).second.sum().item<float>(); };
-      run();
-      int iters = 0;
-      const auto t0 = Clock::now();
-      do {
-        run();
-        ++iters;
-      } while (since(t0) < o.seconds || iters < 2);
-      forward_rate = double(batch) * iters / since(t0);
+      const torch::Tensor compact = device_compact(backend, requests, batch, layout);
+      forward_rate =
+          double(batch) /
+          seconds_per_call([&] { return backend.forward_compact(compact).second.sum().item<float>(); }, o.seconds, 2);
     }
     std::vector<EvalResult> results(static_cast<size_t>(batch));
     const Span<const EvalRequest> span(requests.data(), size_t(batch));
@@ -166,17 +179,7 @@ void time_breakdown(std::ostream& out, nn::TorchEvaluator& backend, const std::v
   std::vector<EvalResult> results(static_cast<size_t>(batch));
   const std::unique_ptr<nn::BatchSlot> slot = backend.make_slot(batch);
   const bool cuda = backend.device().is_cuda();
-  // Seconds per call of `f`, over about o.seconds after one warm-up call.
-  auto per_call = [&](auto&& f) {
-    f();
-    int iters = 0;
-    const auto t0 = Clock::now();
-    do {
-      f();
-      ++iters;
-    } while (since(t0) < o.seconds || iters < 3);
-    return since(t0) / iters;
-  };
+  auto per_call = [&](auto&& f) { return seconds_per_call(f, o.seconds, 3); };
   auto done = [&](const torch::Tensor& t) {  // a CUDA stage has finished only when read
     if (cuda) (void)t.flatten()[0].item<float>();
   };
@@ -185,12 +188,7 @@ void time_breakdown(std::ostream& out, nn::TorchEvaluator& backend, const std::v
   double planes = 0, tower = 0, policy = 0, value = 0, forward = 0;
   {
     c10::InferenceMode guard;
-    const nn::PlaneLayout layout = nn::plane_layout(o.network);
-    const int width = nn::compact_width(layout);
-    std::vector<uint8_t> bytes(size_t(batch) * size_t(width));
-    for (int b = 0; b < batch; ++b) nn::write_compact(requests[size_t(b)], layout, &bytes[size_t(b) * width]);
-    const torch::Tensor compact =
-        torch::from_blob(bytes.data(), {batch, width}, torch::kUInt8).clone().to(backend.device());
+    const torch::Tensor compact = device_compact(backend, requests, batch, nn::plane_layout(o.network));
     const torch::Tensor input = backend.forward_planes(compact);
     const torch::Tensor features = backend.forward_tower(input);
     planes = per_call([&] { done(backend.forward_planes(compact)); });
