@@ -130,10 +130,20 @@ TEST_F(BoardApi, StopEndsALongAnalysisWithWhatItHas) {
   auto [status, started] = post("/api/analyse", R"({"maxVisits":1000000})");
   ASSERT_EQ(status, 200);
   const std::string id = started["id"];
+  // Stop only once the search has reported: a stop that reaches a query still queued ends it
+  // with a bare "terminated" answer and no rootInfo, which is another test's case.
+  for (int i = 0; i < 100000; ++i) {
+    auto [s, polled] = get("/api/analyse/" + id);
+    ASSERT_EQ(s, 200) << polled.dump();
+    if (polled["responses"].contains("0")) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
   EXPECT_EQ(post("/api/analyse/" + id + "/stop", "").first, 200);
   const json done = wait_done(id);
+  ASSERT_TRUE(done.contains("responses") && done["responses"].contains("0")) << done.dump().substr(0, 300);
   const json& r = done["responses"]["0"];
   EXPECT_EQ(r["isDuringSearch"], false);
+  ASSERT_TRUE(r.contains("rootInfo")) << r.dump();
   EXPECT_LT(r["rootInfo"]["visits"].get<int>(), 1000000) << "stopped early";
 }
 
