@@ -11,6 +11,7 @@
 #include "bench/movegen_bench.h"
 #include "bench/nn_bench.h"
 #include "bench/train_bench.h"
+#include "nn/blas.h"
 #include "nn/precision_choice.h"
 
 namespace xq::app {
@@ -100,6 +101,11 @@ int run_nn_benches(const std::string& name, const std::vector<std::string>& argv
 
 int cmd_bench(const std::vector<std::string>& argv, std::ostream& out, std::ostream&) {
   const nn::PrecisionLogScope precision_log(&out);  // "auto" measured on this machine: its figures, once
+  if (!argv.empty() && (argv[0] == "nn" || argv[0] == "mcts" || argv[0] == "train")) {
+    const nn::BlasInfo& blas = nn::blas_info();  // under the float32 linear layers
+    out << "blas: " << blas.name << (blas.library.empty() ? "" : " (" + blas.library + ")") << "\n";
+    if (!blas.warning.empty()) out << "warning: " << blas.warning << "\n";
+  }
   if (!argv.empty() && (argv[0] == "nn" || argv[0] == "nncheck"))
     return run_nn_benches(argv[0], std::vector<std::string>(argv.begin() + 1, argv.end()), out);
   std::vector<std::string> options{"depth", "repeats", "config", "seconds", "threads", "tree-visits", "algorithm"};

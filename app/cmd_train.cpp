@@ -6,6 +6,7 @@
 #include "app/commands.h"
 #include "app/config_file.h"
 #include "app/distributed_args.h"
+#include "nn/blas.h"
 #include "nn/precision_choice.h"
 #include "training/run_dir.h"
 #include "training/train_loop.h"
@@ -70,6 +71,7 @@ int cmd_train(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   o.distributed = distributed_options(args);  // torchrun's variables, then the flags
   if (const std::string why = training::prepare_run_dir(o.run_dir); !why.empty())
     throw UsageError("option --run-dir: " + why);
+  if (const std::string& warning = nn::blas_info().warning; !warning.empty()) out << "warning: " << warning << "\n";
   g_stop = false;
   o.stop = &g_stop;
   struct Handlers {  // installed for the run, restored however it ends

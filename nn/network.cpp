@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "nn/blas.h"
 #include "nn/net_config.h"
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
@@ -22,6 +23,7 @@ Conv2d conv(int in, int out, int k, bool bias) { return Conv2d(Conv2dOptions(in,
 
 NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) {
   validate(config_);
+  blas_info();  // before any linear layer runs: OpenBLAS's pthread flavour set to one thread (nn/blas.h)
   const int c = config_.channels();
   stem_ = register_module("stem", conv(input_planes(plane_layout(config_)), c, 3, false));
   stem_bn_ = register_module("stem_bn", BatchNorm2d(c));

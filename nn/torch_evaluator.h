@@ -12,9 +12,9 @@
 // Precision: float32 anywhere; float16 on CUDA only; bfloat16 on CUDA and on CPU; "auto" is
 // float16 on CUDA and on CPU whichever of float32 and bfloat16 a short timing on this machine
 // found faster (auto_cpu_precision, nn/precision_choice.h; kept in a cache file). On CPU,
-// bfloat16 runs by default a BatchNorm-folded copy of the net (nn/folded_network.h) with
-// channels-last weights: oneDNN then uses its bfloat16 kernels (AVX512-BF16 / AMX where the
-// CPU has them; emulated and slow where it has not). Otherwise the module itself is cast.
+// both precisions run by default a BatchNorm-folded copy of the net (nn/folded_network.h) with
+// channels-last weights: in bfloat16 oneDNN then uses its bfloat16 kernels (AVX512-BF16 / AMX
+// where the CPU has them; emulated and slow where it has not). On CUDA the module itself is cast.
 // The masked softmax is always computed in float32.
 #pragma once
 
@@ -29,8 +29,8 @@ namespace xq::nn {
 
 class FoldedNetwork;
 
-// How the backend runs the net; unset fields choose: both on for bfloat16 on CPU, both off
-// otherwise (the measured best, README Benchmarks).
+// How the backend runs the net; unset fields choose: both on on CPU, both off on CUDA (the
+// measured best, README Benchmarks).
 struct InferenceForm {
   std::optional<bool> fold_batchnorm;  // run a BatchNorm-folded copy instead of the module
   std::optional<bool> channels_last;   // 4-D weights (and the input planes) in channels-last format

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build ccache pkg-config
   libtorch-dev            # LibTorch (CPU); point CMAKE_PREFIX_PATH at another LibTorch to override
+  libopenblas0-openmp     # its float32 linear layers: else the reference BLAS, 18x slower (nn/blas.h)
   libprotobuf-dev protobuf-compiler zlib1g-dev
   libgtest-dev
   nlohmann-json3-dev      # JSON: `xqzero analyse`, metrics.jsonl

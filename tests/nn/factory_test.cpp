@@ -35,7 +35,7 @@ TEST(Factory, StacksWrappersByConfig) {
   ec.set_device("cpu");
   ec.set_max_batch(1);
   ec.set_precision("float32");
-  EXPECT_EQ(make_evaluator(ec, tiny())->describe(), "torch(cpu, float32, 1x8)");
+  EXPECT_EQ(make_evaluator(ec, tiny())->describe(), "torch(cpu, float32, 1x8, bn folded, channels-last)");
 }
 
 TEST(Factory, BatchesNoLargerThanWhatCanBeInFlight) {

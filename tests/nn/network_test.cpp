@@ -198,7 +198,7 @@ TEST(TorchEvaluator, PrecisionAndDeviceRules) {
   TorchEvaluator eval(auto_net, "cpu", "auto");
   EXPECT_EQ(eval.dtype(), chosen == "bfloat16" ? torch::kBFloat16 : torch::kFloat);
   TorchEvaluator f32(make_network(tiny(), 1), "cpu", "float32");
-  EXPECT_EQ(f32.describe(), "torch(cpu, float32, 2x16)");
+  EXPECT_EQ(f32.describe(), "torch(cpu, float32, 2x16, bn folded, channels-last)");
   if (torch::cuda::is_available()) {
     TorchEvaluator gpu(make_network(tiny(), 1), "cuda", "auto");
     EXPECT_EQ(gpu.dtype(), torch::kHalf);
