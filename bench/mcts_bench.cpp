@@ -7,11 +7,11 @@
 
 #include "bench/peak_flops.h"
 #include "core/game.h"
-#include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/evaluator_factory.h"
 #include "nn/net_config.h"
 #include "nn/net_flops.h"
+#include "nn/random_walk.h"
 #include "search/search.h"
 #include "selfplay/selfplay.h"
 #include "selfplay/selfplay_config.h"
@@ -26,17 +26,7 @@ double since(std::chrono::steady_clock::time_point t) {
 
 // Positions per second of `backend` on batches of `batch` distinct positions.
 double raw_throughput(nn::Evaluator& backend, int batch, double seconds) {
-  std::vector<nn::EvalInput> inputs;
-  Position pos;
-  uint64_t seed = 7;
-  while (int(inputs.size()) < batch) {  // positions from a random walk
-    MoveList moves(pos);
-    if (moves.empty()) pos = Position();
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    UndoInfo u;
-    if (!moves.empty()) pos.do_move(moves[int((seed >> 33) % uint64_t(moves.size()))], u);
-    inputs.push_back(nn::make_eval_input(pos));
-  }
+  const std::vector<nn::EvalInput> inputs = nn::random_walk_inputs(batch, 7);
   std::vector<nn::EvalRequest> requests;
   for (const auto& in : inputs) requests.push_back(in.request());
   std::vector<nn::EvalResult> results(requests.size());

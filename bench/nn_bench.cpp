@@ -10,13 +10,11 @@
 #include <fstream>
 #include <map>
 #include <ostream>
-#include <random>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
 
 #include "bench/peak_flops.h"
-#include "core/movegen.h"
 #include "nn/batching_evaluator.h"
 #include "nn/checkpoint.h"
 #include "nn/device.h"
@@ -24,6 +22,7 @@
 #include "nn/net_flops.h"
 #include "nn/output_check.h"
 #include "nn/planes.h"
+#include "nn/random_walk.h"
 #include "nn/torch_evaluator.h"
 
 namespace xq::bench {
@@ -46,28 +45,6 @@ double cpu_seconds() {
   timespec ts;
   clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
-}
-
-// Distinct positions from seeded random games (both colours to move, varied material).
-std::vector<EvalInput> bench_inputs(int count, uint64_t seed) {
-  std::mt19937_64 rng(seed);
-  std::vector<EvalInput> out;
-  out.reserve(size_t(count));
-  Position pos;
-  int ply = 0;
-  while (int(out.size()) < count) {
-    MoveList moves(pos);
-    if (moves.empty() || ply >= 150) {
-      pos = Position();
-      ply = 0;
-      continue;
-    }
-    out.push_back(nn::make_eval_input(pos));
-    UndoInfo undo;
-    pos.do_move(moves[int(rng() % unsigned(moves.size()))], undo);
-    ++ply;
-  }
-  return out;
 }
 
 // Fresh weights made to behave like a trained net's for the check: BatchNorm statistics and
@@ -315,7 +292,7 @@ void run_nn_bench(std::ostream& out, const NnBenchOptions& o) {
   auto backend = std::make_shared<nn::TorchEvaluator>(net, o.device, o.precision, o.threads, form);
   if (o.threads > 0) at::set_num_threads(o.threads);  // the raw forward loop runs on this thread
   const int pool = std::max(o.max_batch, 64);
-  const std::vector<EvalInput> inputs = bench_inputs(pool, 42);
+  const std::vector<EvalInput> inputs = nn::random_walk_inputs(pool, 42);
   std::vector<EvalRequest> requests;
   for (const EvalInput& in : inputs) requests.push_back(in.request());
 
@@ -345,7 +322,7 @@ bool run_nn_check(std::ostream& out, const NnCheckOptions& o) {
     make_checkable(reference_net, o.seed + 1);
   }
   const xqzero::NetworkConfig& config = reference_net->config();
-  const std::vector<EvalInput> inputs = bench_inputs(o.positions, o.seed + 2);
+  const std::vector<EvalInput> inputs = nn::random_walk_inputs(o.positions, o.seed + 2);
   std::vector<EvalRequest> requests;
   for (const EvalInput& in : inputs) requests.push_back(in.request());
 

@@ -13,8 +13,8 @@ namespace {
 
 // GFLOP/s of `op` (`flops` per call): the best of three runs of about `seconds` / 3 each,
 // after a warm-up; `sync` waits for the device.
-double best_rate(const std::function<void()>& op, const std::function<void()>& sync, double flops,
-                 bool cuda, double seconds) {
+double best_rate(const std::function<void()>& op, const std::function<void()>& sync, double flops, bool cuda,
+                 double seconds) {
   op();
   sync();
   double best = 0;
@@ -31,10 +31,6 @@ double best_rate(const std::function<void()>& op, const std::function<void()>& s
     best = std::max(best, flops * iters / elapsed / 1e9);
   }
   return best;
-}
-
-const char* dtype_name(torch::ScalarType dtype) {
-  return dtype == torch::kHalf ? "float16" : dtype == torch::kBFloat16 ? "bfloat16" : "float32";
 }
 
 }  // namespace
@@ -70,12 +66,12 @@ PeakFlops measure_peak(const nn::Evaluator& backend, int threads, double seconds
     const double conv_flops = 2.0 * kBatch * kRows * kFiles * double(kChannels) * kChannels * 9;
     const double conv = best_rate([&] { y = at::conv2d(x, w, {}, 1, 1); }, sync_conv, conv_flops, cuda, seconds);
     peak.gflops = std::max(mm, conv);
-    const std::string where = std::string(dtype_name(dtype)) + ", " +
+    const std::string where = std::string(nn::precision_name(dtype)) + ", " +
                               (cuda ? "cuda:" + std::to_string(device.index()) : std::string("cpu")) + ", " +
                               std::to_string(at::get_num_threads()) + " thread(s)";
     char figures[160];
-    std::snprintf(figures, sizeof figures, "best of matmul %d x %d (%.0f) and conv3x3 %dch batch %d (%.0f), ", n, n,
-                  mm, kChannels, kBatch, conv);
+    std::snprintf(figures, sizeof figures, "best of matmul %d x %d (%.0f) and conv3x3 %dch batch %d (%.0f), ", n, n, mm,
+                  kChannels, kBatch, conv);
     peak.what = figures + where;
   });
   timer.join();

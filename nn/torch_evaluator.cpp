@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <thread>
 
-#include "core/movegen.h"
-
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/folded_network.h"
@@ -15,6 +13,7 @@
 #include "nn/planes.h"
 #include "nn/policy_labels.h"
 #include "nn/precision_choice.h"
+#include "nn/random_walk.h"
 #include "nn/torch_backend.h"
 
 namespace xq::nn {
@@ -34,28 +33,11 @@ torch::ScalarType parse_precision(const std::string& text, bool cuda) {
   throw std::invalid_argument("bad precision '" + text + "': expected auto, float32, float16 or bfloat16");
 }
 
-const char* precision_name(torch::ScalarType t) {
-  return t == torch::kHalf ? "float16" : t == torch::kBFloat16 ? "bfloat16" : "float32";
-}
-
 // Positions per second of a copy of `net` on the CPU in `precision`, at batch 64 (a seeded
 // random walk's positions), over about `seconds` after two warm-up calls.
 double cpu_rate(const Network& net, const std::string& precision, int threads, double seconds) {
   TorchEvaluator backend(clone_network(net), "cpu", precision, threads);
-  std::vector<EvalInput> inputs;
-  Position pos;
-  uint64_t seed = 11;
-  while (inputs.size() < 64) {
-    const MoveList moves(pos);
-    if (moves.empty()) {
-      pos = Position();
-      continue;
-    }
-    inputs.push_back(make_eval_input(pos));
-    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-    UndoInfo undo;
-    pos.do_move(moves[int((seed >> 33) % uint64_t(moves.size()))], undo);
-  }
+  const std::vector<EvalInput> inputs = random_walk_inputs(64, 11);
   std::vector<EvalRequest> requests;
   for (const EvalInput& in : inputs) requests.push_back(in.request());
   std::vector<EvalResult> results(requests.size());
@@ -83,6 +65,10 @@ struct TorchSlot final : BatchSlot {
 };
 
 }  // namespace
+
+const char* precision_name(torch::ScalarType t) {
+  return t == torch::kHalf ? "float16" : t == torch::kBFloat16 ? "bfloat16" : "float32";
+}
 
 TorchEvaluator::TorchEvaluator(Network net, const std::string& device, const std::string& precision, int threads,
                                const InferenceForm& form)

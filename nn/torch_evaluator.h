@@ -43,6 +43,9 @@ struct InferenceForm {
 // its net and threads (its bfloat16 runs the same tower convolutions).
 std::string auto_cpu_precision(const Network& net, int threads);
 
+// "float32", "float16" or "bfloat16" (any other type reads as float32).
+const char* precision_name(torch::ScalarType t);
+
 class TorchEvaluator final : public Evaluator {
  public:
   // Takes `net` (moves it to the device, sets eval mode, and unless the form folds it, casts
