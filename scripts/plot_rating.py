@@ -10,7 +10,7 @@ self-play positions, a line per (run, engine depth, visits) with 95% intervals a
 Printed: per line, the Elo gained per doubling of training time, the least-squares slope of
 Elo over log2(minutes), with the points used. Search-scaling lines (kind "search_scaling"):
 a third panel of Elo against visits, a line per depth, and a markdown table per net (visits
-by depth: score, Elo with its 95% interval, the net's time per move). Infinite estimates and
+by depth: score, Elo with its 95% interval, the net's time per move, games). Infinite estimates and
 bounds (all wins or all losses) are drawn clipped at +-CLIP Elo (triangles mark clipped
 estimates); infinite estimates are left out of the fits. Both are said on stdout.
 
@@ -245,7 +245,8 @@ def main():
                 for d in depths:
                     c = cell.get((v, d))
                     row.append("" if c is None else f"{num(c['score']):.3f}, {elo_text(c)}, "
-                               f"{num(c['ms_per_move']):.1f} ms ({num(c['wall_ms_per_move']):.1f})")
+                               f"{num(c['ms_per_move']):.1f} ms ({num(c['wall_ms_per_move']):.1f}), "
+                               f"{int(c['games'])} games")
                 print(f"| {v} | " + " | ".join(row) + " |")
         ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda x, _: f"{x:g}"))
