@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Installs what the browser test of `xqzero serve` needs (tests/app/serve_browser_test.sh):
-# Debian's chromium, nodejs, npm and a CJK font, then playwright-core from npm into
+# Debian's chromium and a CJK font (and nodejs and npm where node or npm is missing), then playwright-core from npm into
 # tests/app/browser/node_modules (git-ignored). Best effort: anything that cannot be installed
 # (no root, no network) is said, and the browser test is then skipped rather than failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-packages=(chromium nodejs npm fonts-wqy-microhei)
+packages=(chromium fonts-wqy-microhei)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+# Node and npm by command, not by package: a machine with another distribution's Node (whose
+# nodejs package carries npm and conflicts with Debian's npm) needs neither.
+command -v node >/dev/null || missing+=(nodejs)
+command -v npm >/dev/null || missing+=(npm)
 if [ ${#missing[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null && sudo="sudo"
