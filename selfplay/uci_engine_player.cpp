@@ -204,8 +204,7 @@ PlayerMove UciEnginePlayer::choose(const Game& game, const MoveLimits& limits) {
       return out;
     }
     if (r == ChildProcess::Read::CLOSED) {
-      usleep(1000);
-      std::string reason = proc_->exit_reason();
+      std::string reason = proc_->exit_reason_within(1000);
       kill_engine();
       out.failure = reason.empty() ? "engine closed its output" : reason;
       return out;

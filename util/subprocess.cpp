@@ -136,6 +136,15 @@ std::string ChildProcess::exit_reason() {
   return "engine exited (status " + std::to_string(WEXITSTATUS(status)) + ")";
 }
 
+std::string ChildProcess::exit_reason_within(int wait_ms) {
+  const Clock::time_point deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+  for (;;) {
+    std::string reason = exit_reason();
+    if (!reason.empty() || Clock::now() >= deadline) return reason;
+    usleep(1000);
+  }
+}
+
 void ChildProcess::close_fds() {
   if (in_fd_ >= 0) close(in_fd_);
   if (out_fd_ >= 0) close(out_fd_);

@@ -33,6 +33,10 @@ class ChildProcess {
   Read read_line(std::string& line, Clock::time_point deadline);
   // How the child ended, once it has (reaps it); "" while it runs.
   std::string exit_reason();
+  // exit_reason(), waiting up to `wait_ms` for the child to end: a child whose output has
+  // closed is usually exiting, and is reaped a moment later (under load or a sanitizer, more
+  // than a millisecond later).
+  std::string exit_reason_within(int wait_ms);
   // Started and its output not closed.
   bool running() const { return pid_ > 0 && !eof_; }
   // Kills the child's process group and reaps the child.
