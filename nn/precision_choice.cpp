@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/output_file.h"
+#include "nn/blas.h"
 
 namespace xq::nn {
 
@@ -62,25 +63,43 @@ std::string precision_cache_path() {
   return "";
 }
 
-std::string machine_key() {
+namespace {
+
+CpuInfo read_cpu_info() {
   std::ifstream in("/proc/cpuinfo");
-  std::string line, model = "unknown CPU";
-  bool bf16 = false, amx = false, have_model = false, have_flags = false;
+  std::string line;
+  CpuInfo cpu;
+  bool have_model = false, have_flags = false;
   while (std::getline(in, line) && !(have_model && have_flags)) {
     if (!have_model && line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
-      model = line.substr(line.find(':') + 1);
-      model.erase(0, model.find_first_not_of(' '));
+      cpu.model = line.substr(line.find(':') + 1);
+      cpu.model.erase(0, cpu.model.find_first_not_of(' '));
       have_model = true;
     } else if (!have_flags && line.rfind("flags", 0) == 0) {
-      bf16 = line.find(" avx512_bf16") != std::string::npos;
-      amx = line.find(" amx_bf16") != std::string::npos;
+      const std::string flags = line + " ";
+      cpu.avx512_bf16 = flags.find(" avx512_bf16 ") != std::string::npos;
+      cpu.amx_bf16 = flags.find(" amx_bf16 ") != std::string::npos;
       have_flags = true;
     }
   }
-  std::string key = field(model) + ";";
-  if (bf16) key += " avx512_bf16";
-  if (amx) key += " amx_bf16";
-  if (!bf16 && !amx) key += " no native bfloat16";
+  return cpu;
+}
+
+}  // namespace
+
+const CpuInfo& cpu_info() {
+  static const CpuInfo cpu = read_cpu_info();
+  return cpu;
+}
+
+std::string machine_key() {
+  const CpuInfo& cpu = cpu_info();
+  std::string key = field(cpu.model) + ";";
+  if (cpu.avx512_bf16) key += " avx512_bf16";
+  if (cpu.amx_bf16) key += " amx_bf16";
+  if (!cpu.native_bfloat16()) key += " no native bfloat16";
+  const BlasInfo& blas = blas_info();
+  key += "; " + field(blas.name.empty() ? std::string("no BLAS found") : blas.name);
   return key;
 }
 

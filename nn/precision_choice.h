@@ -29,8 +29,19 @@ std::string faster_precision(const PrecisionTiming& t);
 // ("" when none of them is set).
 std::string precision_cache_path();
 
-// This machine as the cache keys it: the CPU model name from /proc/cpuinfo and whether it has
-// avx512_bf16 and amx_bf16, e.g. "Intel(R) Xeon(R) Processor; avx512_bf16 amx_bf16".
+// The CPU as /proc/cpuinfo names it (its first processor), read once per process.
+struct CpuInfo {
+  std::string model = "unknown CPU";
+  bool avx512_bf16 = false, amx_bf16 = false;
+  // bfloat16 kernels in hardware: without either flag oneDNN emulates bfloat16 (an AMD EPYC with
+  // AVX2 only ran the tiny net 27x slower in bfloat16 than in float32).
+  bool native_bfloat16() const { return avx512_bf16 || amx_bf16; }
+};
+const CpuInfo& cpu_info();
+
+// This machine as the cache keys it: the CPU model, its bfloat16 flags and the BLAS under
+// float32's linear layers (nn/blas.h: a choice timed under the reference BLAS must not outlive
+// it), e.g. "Intel(R) Xeon(R) Processor; avx512_bf16 amx_bf16; OpenBLAS 0.3.21 ... (OpenMP)".
 std::string machine_key();
 
 // The choice for `work` (e.g. "inference 3x32 gp mat att, batch 64, 1 thread") on `machine`:

@@ -189,7 +189,9 @@ PlayerMove UciEnginePlayer::choose(const Game& game, const MoveLimits& limits) {
   }
   const int64_t wait_ms = reply_wait_ms(limits, options_);
   if (!proc_->write_line(position) || !proc_->write_line(uci_go_command(limits))) {
-    const std::string reason = proc_->exit_reason();
+    // A write fails when the engine's input has closed, usually because it is exiting: give it
+    // the same second to be reaped as a closed output gets below, so the reason names how it ended.
+    const std::string reason = proc_->exit_reason_within(1000);
     kill_engine();
     out.failure = reason.empty() ? "engine exited" : reason;
     return out;

@@ -76,6 +76,12 @@ std::string AnalysisService::start(const json& body) {
   const std::string line = query.dump();
   const analyse::ParsedLine parsed = analyse::parse_line(line, defaults_);
   if (parsed.kind != analyse::LineKind::QUERY) throw RequestError(400, parsed.field, parsed.message);
+  const int64_t plies = int64_t(parsed.query.plies.size());
+  if (int64_t(parsed.query.max_visits) * plies > limits_.max_query_visits)
+    throw RequestError(400, "maxVisits",
+                       std::to_string(parsed.query.max_visits) + " visits at each of " + std::to_string(plies) +
+                           " plies is more than the " + std::to_string(limits_.max_query_visits) +
+                           " one analysis may ask for on this server");
   {
     std::lock_guard<std::mutex> lock(mutex_);
     int unfinished = 0;
@@ -84,8 +90,14 @@ std::string AnalysisService::start(const json& body) {
       throw RequestError(
           503, "",
           "too many analyses running (" + std::to_string(unfinished) + "); stop one or wait for one to finish");
-    // Finished analyses kept for polling: at most kMaxKept, the least recently polled go first.
-    while (sessions_.size() >= kMaxKept) {
+    // Finished analyses kept for polling: at most kMaxKept of them and max_kept_plies plies with
+    // this one's, the least recently polled go first.
+    const auto kept_plies = [&] {
+      size_t n = parsed.query.plies.size();
+      for (const auto& [_, s] : sessions_) n += s.plies.size();
+      return n;
+    };
+    while (sessions_.size() >= kMaxKept || (!sessions_.empty() && kept_plies() > limits_.max_kept_plies)) {
       auto oldest = sessions_.end();
       for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
         if (it->second.done() && (oldest == sessions_.end() || it->second.last_seen < oldest->second.last_seen))

@@ -7,12 +7,15 @@
 // A client that goes away is noticed by its silence: an analysis not polled for
 // `abandon_after_s` is stopped, and finished analyses not polled for `forget_after_s` are
 // dropped. At most `max_running` analyses may be unfinished at once (the next start is a 503),
-// and each position's maxVisits is at most `max_visits` (a 400). At most 512 finished analyses
-// are kept (the least recently polled are dropped first).
+// each position's maxVisits is at most `max_visits`, and maxVisits times the analysed plies at
+// most `max_query_visits` (else a 400). Finished analyses are kept for polling, up to 512 of
+// them and `max_kept_plies` analysed plies in all (the least recently polled are dropped
+// first), so a client that starts game analyses and never polls them cannot fill the memory.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -33,6 +36,8 @@ class AnalysisService {
  public:
   struct Limits {
     int max_visits = 200000;
+    int64_t max_query_visits = 20000000;  // over all of one query's plies
+    size_t max_kept_plies = 8192;         // analysed plies of the analyses kept, all together
     int max_running = 32;
     double report_every_s = 0.25;  // intermediate responses of a query that does not say
     double abandon_after_s = 15;

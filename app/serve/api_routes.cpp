@@ -59,6 +59,7 @@ void ServeApp::add_routes() {
              return json{{"version", analyse::engine_version()},
                          {"evaluator", options_.evaluator},
                          {"maxVisits", options_.limits.max_visits},
+                         {"maxQueryVisits", options_.limits.max_query_visits},
                          {"runs", runs},
                          {"startFen", Position::kStartFen}};
            }));

@@ -25,14 +25,18 @@ void print_usage(std::ostream& out) {
          "  --host H        default 127.0.0.1; anything else opens the server to the network\n"
          "  --config F, --device D, --set S.F=V   evaluator and search settings, as analyse\n"
          "  --threads N     positions searched at once (default as analyse)\n"
-         "  --max-visits N  the most visits one position may ask for (default 200000)\n";
+         "  --max-visits N  the most visits one position may ask for (default 200000)\n"
+         "  --max-query-visits N  the most visits one analysis may ask for over all its plies\n"
+         "                  (default 20000000)\n";
 }
 
 }  // namespace
 
 int cmd_serve(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err) {
-  const Args args(argv, {"config", "model", "device", "threads", "set", "run-dir", "port", "host", "max-visits"}, {},
-                  {"set", "run-dir"});
+  const Args args(
+      argv,
+      {"config", "model", "device", "threads", "set", "run-dir", "port", "host", "max-visits", "max-query-visits"}, {},
+      {"set", "run-dir"});
   if (args.help()) {
     print_usage(out);
     return 0;
@@ -52,6 +56,7 @@ int cmd_serve(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   serve::ServeOptions serve;
   serve.run_dirs = args.get_all("run-dir");
   serve.limits.max_visits = int(args.get_int("max-visits", 200000, 1, analyse::kMaxVisits));
+  serve.limits.max_query_visits = args.get_int("max-query-visits", 20000000, 1, int64_t(1) << 40);
   const serve::RunDirs checked(serve.run_dirs);  // a missing run directory fails before the net loads
 
   const auto evaluator =

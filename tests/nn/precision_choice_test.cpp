@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "nn/blas.h"
 #include "nn/precision_choice.h"
 
 namespace xq::nn {
@@ -150,7 +151,23 @@ TEST(PrecisionChoice, CachePathFromTheEnvironment) {
     else
       ::unsetenv(names[i]);
   }
-  EXPECT_FALSE(machine_key().empty());
+}
+
+TEST(PrecisionChoice, MachineKeyNamesTheCpuItsBfloat16AndTheBlas) {
+  // A choice measured under one BLAS is not reused under another: a cached bfloat16 picked
+  // beside the slow reference BLAS could be wrong once OpenBLAS is installed.
+  const std::string key = machine_key();
+  EXPECT_EQ(key.rfind(cpu_info().model + ";", 0), 0u) << key;
+  EXPECT_NE(key.find("; " + blas_info().name), std::string::npos) << key;
+  EXPECT_EQ(key.find("no native bfloat16") != std::string::npos, !cpu_info().native_bfloat16()) << key;
+  EXPECT_EQ(key.find('\t'), std::string::npos) << key;
+  CpuInfo cpu;
+  EXPECT_FALSE(cpu.native_bfloat16());
+  cpu.amx_bf16 = true;
+  EXPECT_TRUE(cpu.native_bfloat16());
+  cpu.amx_bf16 = false;
+  cpu.avx512_bf16 = true;
+  EXPECT_TRUE(cpu.native_bfloat16());
 }
 
 }  // namespace

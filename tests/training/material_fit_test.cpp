@@ -164,8 +164,8 @@ TEST(MaterialFit, SmallNetLearnsWhoIsAhead) {
 // AVX2 only ran the tiny net 27x slower in bfloat16 than in float32), "auto" never chooses it,
 // and the fourteen fits took over the suite's 300 s per test.
 TEST(MaterialFit, Bfloat16LearnsAsWellAsFloat32) {
-  if (nn::machine_key().find("no native bfloat16") != std::string::npos)
-    GTEST_SKIP() << "bfloat16 is emulated on this CPU (" << nn::machine_key() << ")";
+  if (!nn::cpu_info().native_bfloat16())
+    GTEST_SKIP() << "bfloat16 is emulated on this CPU (" << nn::cpu_info().model << ": no avx512_bf16 or amx_bf16)";
   double chance = 1;
   const double bf16 = median_accuracy("bfloat16", &chance);
   const double f32 = median_accuracy("float32", &chance);

@@ -173,6 +173,29 @@ TEST_F(RunningLimitTest, AnAnalysisBeyondTheRunningLimitIs503) {
   EXPECT_EQ(post("/api/analyse", R"({"maxVisits":10})").first, 200);
 }
 
+class QueryLimitsTest : public ServeTest {
+  void configure(ServeOptions& o) override {
+    o.limits.max_query_visits = 100;
+    o.limits.max_kept_plies = 3;
+  }
+};
+
+TEST_F(QueryLimitsTest, AGameAnalysisAsksForAtMostTheQueryVisitsAndOldAnswersMakeRoom) {
+  // 40 visits at each of 3 plies is 120, over this server's 100 for one analysis.
+  auto [s1, e1] = post("/api/analyse", R"({"moves":["h2e2","h9g7"],"analyzePlies":[0,1,2],"maxVisits":40})");
+  EXPECT_EQ(s1, 400) << e1.dump();
+  EXPECT_EQ(e1["field"], "maxVisits");
+  EXPECT_NE(e1["error"].get<std::string>().find("100"), std::string::npos) << e1.dump();
+  auto [s2, first] = post("/api/analyse", R"({"moves":["h2e2","h9g7"],"analyzePlies":[0,1,2],"maxVisits":33})");
+  ASSERT_EQ(s2, 200) << first.dump();
+  EXPECT_EQ(wait_done(first["id"])["done"], true);
+  // Three plies are kept; one more analysis makes the finished one's room.
+  auto [s3, second] = post("/api/analyse", R"({"maxVisits":8})");
+  ASSERT_EQ(s3, 200) << second.dump();
+  EXPECT_EQ(wait_done(second["id"])["done"], true);
+  EXPECT_EQ(get("/api/analyse/" + first["id"].get<std::string>()).first, 404);
+}
+
 TEST_F(BoardApi, ManyClientsAtOnceAreAllAnswered) {
   std::atomic<int> ok{0};
   std::vector<std::thread> clients;
