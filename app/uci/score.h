@@ -7,11 +7,11 @@
 //
 // the inverse of v = tanh(cp / kCpScale), fitted by scripts/fit_cp_scale.py to Fairy-Stockfish's
 // depth-10 scores of docs/evalset-fsf.tsv (docs/analysis.md, "Centipawns"): +100 cp means about
-// what a pawn's +100 means to Fairy-Stockfish. Odd, monotonic, about 13.5 cp per 0.01 of v near
-// 0, bounded by +-5130:
+// what a pawn's +100 means to Fairy-Stockfish. Odd, monotonic, about 12 cp per 0.01 of v near
+// 0, bounded by +-4560:
 //
 //     v     0.05  0.10  0.25  0.50  0.75  0.95  1.00
-//     cp      68   135   345   742  1313  2473  5130
+//     cp      60   120   306   659  1168  2198  4560
 //
 // The scale belongs to the bundled net (refit when it changes). A proven win or loss
 // (MCTS-solver) is reported as `score mate N` in moves, as Pikafish does: N > 0 when the
@@ -35,9 +35,10 @@ namespace xq::app::uci {
 // moves; mated at ply 2, 4 is in 1, 2 moves.
 inline int mate_moves(int plies) { return std::max(1, (plies + 1) / 2); }
 
-// Fitted for the bundled net (nets/xqzero-default.txt): S = 1359 on the raw net, 1386 at 16
-// visits, 1324 at 128 (rms residual in v 0.19, 0.18, 0.17; the previous 100 tan(1.5 v): 0.52).
-constexpr double kCpScale = 1350;
+// Fitted for the bundled net (nets/xqzero-default.txt, the long run's last): S = 1189 on the raw
+// net, 1245 at 16 visits, 1170 at 128 (rms residual in v 0.22, 0.22, 0.21; 100 tan(1.5 v): 0.51).
+// Run H's net, bundled before it, gave 1359, 1386 and 1324 (the scale was 1350 then).
+constexpr double kCpScale = 1200;
 
 inline int value_to_cp(float v) {
   const double x = std::clamp(double(v), -0.999, 0.999);

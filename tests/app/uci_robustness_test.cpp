@@ -310,15 +310,15 @@ TEST(Uci, GoWithClockSetsTheBudget) {
 }
 
 TEST(Score, CentipawnMapping) {
-  // cp = 1350 atanh(v), the fit to Fairy-Stockfish's pawn (app/uci/score.h)
+  // cp = 1200 atanh(v), the fit to Fairy-Stockfish's pawn (app/uci/score.h)
   EXPECT_EQ(value_to_cp(0.0f), 0);
-  EXPECT_EQ(value_to_cp(0.1f), 135);
-  EXPECT_EQ(value_to_cp(0.5f), 742);
-  EXPECT_EQ(value_to_cp(-0.5f), -742);
-  EXPECT_EQ(value_to_cp(0.75f), 1313);
-  EXPECT_EQ(value_to_cp(1.0f), 5130);
-  EXPECT_EQ(value_to_cp(2.0f), 5130);
-  EXPECT_EQ(value_to_cp(-2.0f), -5130);
+  EXPECT_EQ(value_to_cp(0.1f), 120);
+  EXPECT_EQ(value_to_cp(0.5f), 659);
+  EXPECT_EQ(value_to_cp(-0.5f), -659);
+  EXPECT_EQ(value_to_cp(0.75f), 1168);
+  EXPECT_EQ(value_to_cp(1.0f), 4560);
+  EXPECT_EQ(value_to_cp(2.0f), 4560);
+  EXPECT_EQ(value_to_cp(-2.0f), -4560);
   EXPECT_EQ(mate_moves(1), 1);
   EXPECT_EQ(mate_moves(2), 1);
   EXPECT_EQ(mate_moves(3), 2);
