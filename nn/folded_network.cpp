@@ -113,6 +113,10 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
     src.take("material_fc.weight");
     src.take("material_fc.bias");
   }
+  if (config_.short_value_head()) {  // training-only as well
+    src.take("short_value_fc.weight");
+    src.take("short_value_fc.bias");
+  }
   src.check_all_taken();
 }
 

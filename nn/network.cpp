@@ -51,6 +51,8 @@ NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) 
   value_fc1_ = register_module("value_fc1", Linear(value_in, config_.value_hidden()));
   value_fc2_ = register_module("value_fc2", Linear(config_.value_hidden(), 3));
   if (config_.material_head()) material_fc_ = register_module("material_fc", Linear(config_.value_hidden(), 1));
+  if (config_.short_value_head())
+    short_value_fc_ = register_module("short_value_fc", Linear(config_.value_hidden(), 1));
 }
 
 std::pair<torch::Tensor, torch::Tensor> NetworkImpl::forward(torch::Tensor planes) {
@@ -77,8 +79,8 @@ torch::Tensor NetworkImpl::tower(torch::Tensor x) {
   return x;
 }
 
-NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_material) {
-  Heads out = value_heads(x, with_material);
+NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_aux) {
+  Heads out = value_heads(x, with_aux);
   out.policy = policy_head(x);
   return out;
 }
@@ -87,12 +89,13 @@ torch::Tensor NetworkImpl::policy_head(const torch::Tensor& x) {
   return policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({x.size(0), -1});
 }
 
-NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_material) {
+NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_aux) {
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({x.size(0), -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
   const torch::Tensor hidden = torch::relu(value_fc1_(v));
-  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor()};
-  if (with_material && material_fc_) out.material = material_fc_(hidden).squeeze(1);
+  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor(), torch::Tensor()};
+  if (with_aux && material_fc_) out.material = material_fc_(hidden).squeeze(1);
+  if (with_aux && short_value_fc_) out.short_value = torch::tanh(short_value_fc_(hidden)).squeeze(1);
   return out;
 }
 

@@ -10,8 +10,8 @@
 // head is small and translation-aware. Value head: 1x1 conv to value_channels, BN, ReLU,
 // flatten (with global_pool also the tower's per-channel mean and max), FC value_hidden,
 // ReLU, FC 3 = win/draw/loss logits. With material_head, a linear read-out of that hidden
-// layer predicts the material balance a few plies later (an auxiliary training target that
-// search never uses).
+// layer predicts the material balance a few plies later, and with short_value_head a tanh
+// read-out of it the short-term value (auxiliary training targets that search never uses).
 // Precision: float32, or bfloat16 (CPU or CUDA) and float16 (CUDA only) for inference; on CPU
 // the evaluator runs bfloat16 through a BatchNorm-folded, channels-last copy of the net
 // (nn/folded_network.h). The masked softmax is always computed in float32.
@@ -35,19 +35,20 @@ class NetworkImpl : public torch::nn::Module {
   // compact uint8 [B, compact_width] on the net's device -> as forward().
   std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
 
-  // Every head, for training: the material prediction [B] is undefined without material_head.
+  // Every head, for training: the material prediction [B] is undefined without material_head,
+  // the short-term value [B] (in [-1, 1]) without short_value_head.
   struct Heads {
-    torch::Tensor policy, wdl, material;
+    torch::Tensor policy, wdl, material, short_value;
   };
   Heads forward_heads(const torch::Tensor& compact);
   // forward_heads in parts, so a trainer can run them in different precisions: the tower
   // (stem and residual blocks) on input planes -> features [B, channels, 10, 9]; the heads on
-  // those features: every head, the policy map alone, or the value and material heads alone
-  // (policy undefined; material only when asked and present).
+  // those features: every head, the policy map alone, or the value and auxiliary heads alone
+  // (policy undefined; the auxiliary heads only when asked and present).
   torch::Tensor tower(torch::Tensor planes);
-  Heads heads(const torch::Tensor& features, bool with_material);
+  Heads heads(const torch::Tensor& features, bool with_aux);
   torch::Tensor policy_head(const torch::Tensor& features);
-  Heads value_heads(const torch::Tensor& features, bool with_material);
+  Heads value_heads(const torch::Tensor& features, bool with_aux);
 
   const xqzero::NetworkConfig& config() const { return config_; }
   int64_t parameter_count() const;
@@ -68,6 +69,7 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::BatchNorm2d value_bn_{nullptr};
   torch::nn::Linear value_fc1_{nullptr}, value_fc2_{nullptr};
   torch::nn::Linear material_fc_{nullptr};
+  torch::nn::Linear short_value_fc_{nullptr};
 };
 TORCH_MODULE(Network);
 

@@ -117,7 +117,9 @@ def value_panel(ax, runs):
                           "value_entropy": "W/D/L class entropy (baseline)",
                           "heldout_value_loss": "value loss (held out)",
                           "material_loss": "material loss (auxiliary head)",
-                          "heldout_material_loss": "material loss (held out)"},
+                          "heldout_material_loss": "material loss (held out)",
+                          "short_value_loss": "short-term value loss (auxiliary head)",
+                          "heldout_short_value_loss": "short-term value loss (held out)"},
                "Value loss", "loss")
 
 
@@ -257,7 +259,8 @@ def add_time_axis(ax, run, comparing):
 
 PANELS = [  # (draw, shown when: any run has any of these keys; "eval" means eval lines)
     (policy_panel, ["policy_loss", "policy_entropy", "heldout_policy_loss"]),
-    (value_panel, ["value_loss", "value_entropy", "heldout_value_loss", "material_loss", "heldout_material_loss"]),
+    (value_panel, ["value_loss", "value_entropy", "heldout_value_loss", "material_loss", "heldout_material_loss",
+                   "short_value_loss", "heldout_short_value_loss"]),
     (search_panel, ["search_kl"]),
     (speed_panel, ["selfplay_positions_per_s", "samples_per_s"]),
     (score_panel, ["eval"]),

@@ -54,6 +54,7 @@ struct Batch {
   torch::Tensor wdl;           // float [B, 3]
   torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
   torch::Tensor material;      // float [B]: material balance / 10 half-pawns
+  torch::Tensor short_value;   // float [B]: the short-term value target in [-1, 1]
   double policy_entropy = 0;   // mean over the samples with a policy target
   double value_entropy = 0;    // of the mean W/D/L target
 };
@@ -102,12 +103,14 @@ struct Trainer::Impl {
     b.wdl = torch::zeros({n, 3}, torch::kFloat32);
     b.value_weight = torch::ones({n}, torch::kFloat32);
     b.material = torch::empty({n}, torch::kFloat32);
+    b.short_value = torch::empty({n}, torch::kFloat32);
     uint8_t* c = b.compact.data_ptr<uint8_t>();
     float* p = b.policy.data_ptr<float>();
     float* mask = legal_only ? b.illegal.data_ptr<float>() : nullptr;
     float* v = b.wdl.data_ptr<float>();
     float* vw = b.value_weight.data_ptr<float>();
     float* mat = b.material.data_ptr<float>();
+    float* stv = b.short_value.data_ptr<float>();
     double entropy = 0, mean_wdl[3] = {0, 0, 0}, kept = 0;
     for (int64_t i = 0; i < n; ++i) {
       const TrainingPosition& s = batch[size_t(i)];
@@ -134,6 +137,7 @@ struct Trainer::Impl {
       }
       for (int k = 0; k < 3; ++k) v[i * 3 + k] = z[k];
       mat[i] = float(s.material) / kMaterialScale;
+      stv[i] = float(s.short_value) / 32767.0f;
     }
     b.policy_entropy = b.policy_rows > 0 ? entropy / b.policy_rows : 0;
     for (double m : mean_wdl)
@@ -144,13 +148,13 @@ struct Trainer::Impl {
   // build_batch, moved to the trainer's device.
   Batch device_batch(const std::vector<TrainingPosition>& batch) const {
     Batch b = build_batch(batch);
-    for (torch::Tensor* t : {&b.compact, &b.policy, &b.illegal, &b.wdl, &b.value_weight, &b.material})
+    for (torch::Tensor* t : {&b.compact, &b.policy, &b.illegal, &b.wdl, &b.value_weight, &b.material, &b.short_value})
       if (t->defined()) *t = t->to(device);
     return b;
   }
 
   struct Losses {
-    torch::Tensor policy, value, material, total;
+    torch::Tensor policy, value, material, short_value, total;
   };
 
   // The losses of the network on a prepared batch.
@@ -181,6 +185,10 @@ struct Trainer::Impl {
       l.material = (h.material.to(torch::kFloat32) - b.material).pow(2).mean();
       l.total = l.total + config.material_loss_weight() * l.material;
     }
+    if (h.short_value.defined()) {
+      l.short_value = (h.short_value.to(torch::kFloat32) - b.short_value).pow(2).mean();
+      l.total = l.total + config.short_value_loss_weight() * l.short_value;
+    }
     return l;
   }
 
@@ -188,12 +196,14 @@ struct Trainer::Impl {
   StepLosses report(const Losses& l, const Batch& b) const {
     std::vector<torch::Tensor> parts{l.policy.detach(), l.value.detach()};
     if (l.material.defined()) parts.push_back(l.material.detach());
+    if (l.short_value.defined()) parts.push_back(l.short_value.detach());
     const torch::Tensor host = torch::stack(parts).to(torch::kCPU, torch::kDouble);
     const double* x = host.data_ptr<double>();
     StepLosses out;
     out.policy = x[0];
     out.value = x[1];
     out.material = l.material.defined() ? x[2] : 0;
+    out.short_value = l.short_value.defined() ? x[l.material.defined() ? 3 : 2] : 0;
     out.policy_entropy = b.policy_entropy;
     out.value_entropy = b.value_entropy;
     return out;
@@ -319,6 +329,7 @@ StepLosses Trainer::step_parts(const std::vector<const std::vector<TrainingPosit
     out.policy += share * r.policy;
     out.value += share * r.value;
     out.material += share * r.material;
+    out.short_value += share * r.short_value;
     out.policy_entropy += share * r.policy_entropy;
     out.value_entropy += share * r.value_entropy;
     positions += int64_t(part->size());

@@ -63,9 +63,11 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
   std::vector<TrainingPosition> out;
   std::vector<size_t> target_index;  // per target in `out`: its index in red_material
   std::vector<Color> target_mover;
-  std::vector<int> red_material;  // red minus black, per ply
+  std::vector<int> red_material;   // red minus black, per ply
+  std::vector<float> root_values;  // per ply, the mover's view
   for (const auto& mr : record.moves()) {
     const Position& pos = game.position();
+    root_values.push_back(mr.root_value());
     red_material.push_back(material_half_pawns(pos, RED) - material_half_pawns(pos, BLACK));
     const bool policy_target = mr.training_target() && mr.policy_label_size() > 0;
     if (policy_target || fast_value_targets) {
@@ -85,7 +87,15 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
   }
   const Position& last = game.position();
   red_material.push_back(material_half_pawns(last, RED) - material_half_pawns(last, BLACK));
+  // The short-term value targets, from the game's end backwards (kShortValueLambda).
+  const Color last_mover = game.side_to_move();
+  std::vector<double> short_value(root_values.size() + 1);
+  short_value.back() = result == Result::DRAW ? 0.0 : (result == win_for(last_mover) ? 1.0 : -1.0);
+  for (size_t t = root_values.size(); t-- > 0;)
+    short_value[t] = (1 - kShortValueLambda) * std::clamp(double(root_values[t]), -1.0, 1.0) -
+                     kShortValueLambda * short_value[t + 1];
   for (size_t i = 0; i < out.size(); ++i) {
+    out[i].short_value = int16_t(std::lround(std::clamp(short_value[target_index[i]], -1.0, 1.0) * 32767));
     const int red_view = red_material[std::min(target_index[i] + kMaterialHorizon, red_material.size() - 1)];
     out[i].material = int8_t(std::clamp(target_mover[i] == RED ? red_view : -red_view, -127, 127));
   }

@@ -1,8 +1,8 @@
 // One training sample, held compactly in memory: the position's compact encoding from the
 // side to move's view, the game result and the search's root value from that side's view, how
-// the game ended, the material balance a few plies later (an auxiliary target), and the policy
-// target over every legal move (its labels, with weight 0 for the moves the search gave no
-// weight, so the trainer can restrict the policy to the legal moves).
+// the game ended, the material balance a few plies later and the short-term value (auxiliary
+// targets), and the policy target over every legal move (its labels, with weight 0 for the
+// moves the search gave no weight, so the trainer can restrict the policy to the legal moves).
 //
 // The policy entries hold all legal moves, largest weight first, up to kMaxPolicyEntries
 // (more legal moves than that never occur in play; a position that had them would keep its
@@ -35,13 +35,21 @@ struct TrainingPosition {
                           // auxiliary horizon (kMaterialHorizon plies later, or the end)
   uint16_t root_value;    // (value + 1) / 2 * 65535, value = win - loss for the side to move
   uint16_t root_draw;     // draw probability * 65535
+  int16_t short_value;    // the short-term value target * 32767 (kShortValueLambda)
   uint16_t labels[kMaxPolicyEntries];
   uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };
-static_assert(sizeof(TrainingPosition) == 612, "training/replay_window.h states the size of a position");
+static_assert(sizeof(TrainingPosition) == 614, "training/replay_window.h states the size of a position");
 
 // Plies ahead at which the material target is taken (the game's end when it is nearer).
 constexpr int kMaterialHorizon = 12;
+
+// The short-term value target of ply t, in the mover's view: G_t = (1 - L) v_t - L G_{t+1},
+// with v_t the root value the search found at ply t (win - loss for its mover) and G at the
+// game's end its result for the side to move there; the sign flips because the movers
+// alternate. So G_t weighs the root values of the plies ahead by (1 - L) L^k (mean horizon
+// 1 / (1 - L) = 6 plies) and the result by what is left.
+constexpr double kShortValueLambda = 5.0 / 6.0;
 
 // The training samples of one recorded game, in move order: the moves marked as training
 // targets and, with `fast_value_targets` (training.fast_value_targets), every other move as a

@@ -9,7 +9,8 @@ XQ.Dashboard = (function () {
   const PANELS = [
     { title: "Policy loss (nats)", keys: { policy_loss: "train", policy_entropy: "target entropy (floor)", heldout_policy_loss: "held out" } },
     { title: "Value loss", keys: { value_loss: "train", value_entropy: "W/D/L entropy (baseline)", heldout_value_loss: "held out",
-                                   material_loss: "material (aux)", heldout_material_loss: "material held out" } },
+                                   material_loss: "material (aux)", heldout_material_loss: "material held out",
+                                   short_value_loss: "short-term value (aux)", heldout_short_value_loss: "short-term held out" } },
     { title: "Search KL(target || prior)", keys: { search_kl: "self-play search KL" } },
     { title: "Speed (per second, log scale)", keys: { selfplay_positions_per_s: "self-play positions/s", samples_per_s: "trainer samples/s" }, logY: true },
     { title: "Evaluation score (1 win, 0.5 draw)", evalKey: "score", yMin: 0, yMax: 1, hline: 0.5 },
