@@ -117,6 +117,10 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
     src.take("short_value_fc.weight");
     src.take("short_value_fc.bias");
   }
+  if (config_.soft_policy_head()) {  // and this one
+    src.take("soft_policy_out.weight");
+    src.take("soft_policy_out.bias");
+  }
   src.check_all_taken();
 }
 

@@ -76,6 +76,7 @@ std::string short_name(const xqzero::NetworkConfig& c) {
   if (c.global_pool()) s += " gp";
   if (c.material_head()) s += " mat";
   if (c.short_value_head()) s += " stv";
+  if (c.soft_policy_head()) s += " soft";
   if (c.attack_planes()) s += " att";
   if (c.history() > 0) s += " h" + std::to_string(c.history());
   return s;

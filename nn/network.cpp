@@ -44,6 +44,7 @@ NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) 
   policy_conv_ = register_module("policy_conv", conv(c, c, 3, false));
   policy_bn_ = register_module("policy_bn", BatchNorm2d(c));
   policy_out_ = register_module("policy_out", conv(c, kPolicyPlanes, 1, true));
+  if (config_.soft_policy_head()) soft_policy_out_ = register_module("soft_policy_out", conv(c, kPolicyPlanes, 1, true));
   const int vc = config_.value_channels();
   value_conv_ = register_module("value_conv", conv(c, vc, 1, false));
   value_bn_ = register_module("value_bn", BatchNorm2d(vc));
@@ -81,7 +82,9 @@ torch::Tensor NetworkImpl::tower(torch::Tensor x) {
 
 NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_aux) {
   Heads out = value_heads(x, with_aux);
-  out.policy = policy_head(x);
+  const torch::Tensor hidden = torch::relu(policy_bn_(policy_conv_(x)));
+  out.policy = policy_out_(hidden).reshape({x.size(0), -1});
+  if (with_aux && soft_policy_out_) out.soft_policy = soft_policy_out_(hidden).reshape({x.size(0), -1});
   return out;
 }
 
@@ -93,7 +96,7 @@ NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_au
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({x.size(0), -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
   const torch::Tensor hidden = torch::relu(value_fc1_(v));
-  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor(), torch::Tensor()};
+  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor(), torch::Tensor(), torch::Tensor()};
   if (with_aux && material_fc_) out.material = material_fc_(hidden).squeeze(1);
   if (with_aux && short_value_fc_) out.short_value = torch::tanh(short_value_fc_(hidden)).squeeze(1);
   return out;

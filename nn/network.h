@@ -11,7 +11,9 @@
 // flatten (with global_pool also the tower's per-channel mean and max), FC value_hidden,
 // ReLU, FC 3 = win/draw/loss logits. With material_head, a linear read-out of that hidden
 // layer predicts the material balance a few plies later, and with short_value_head a tanh
-// read-out of it the short-term value (auxiliary training targets that search never uses).
+// read-out of it the short-term value, and with soft_policy_head a second 1x1 conv on the
+// policy head's hidden layer the soft policy (auxiliary training targets that search never
+// uses).
 // Precision: float32, or bfloat16 (CPU or CUDA) and float16 (CUDA only) for inference; on CPU
 // the evaluator runs bfloat16 through a BatchNorm-folded, channels-last copy of the net
 // (nn/folded_network.h). The masked softmax is always computed in float32.
@@ -36,9 +38,10 @@ class NetworkImpl : public torch::nn::Module {
   std::pair<torch::Tensor, torch::Tensor> forward_compact(const torch::Tensor& compact);
 
   // Every head, for training: the material prediction [B] is undefined without material_head,
-  // the short-term value [B] (in [-1, 1]) without short_value_head.
+  // the short-term value [B] (in [-1, 1]) without short_value_head, the soft policy map (as
+  // policy) without soft_policy_head.
   struct Heads {
-    torch::Tensor policy, wdl, material, short_value;
+    torch::Tensor policy, wdl, material, short_value, soft_policy;
   };
   Heads forward_heads(const torch::Tensor& compact);
   // forward_heads in parts, so a trainer can run them in different precisions: the tower
@@ -63,7 +66,7 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::Conv2d stem_{nullptr};
   torch::nn::BatchNorm2d stem_bn_{nullptr};
   std::vector<Block> blocks_;
-  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr};
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr}, soft_policy_out_{nullptr};
   torch::nn::BatchNorm2d policy_bn_{nullptr};
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};

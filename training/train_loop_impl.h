@@ -54,13 +54,14 @@ struct SharedNet {
 
 // Means of the losses since the last metrics line.
 struct LossSums {
-  double policy = 0, value = 0, material = 0, short_value = 0, policy_entropy = 0, value_entropy = 0;
+  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, policy_entropy = 0, value_entropy = 0;
   int count = 0;
   void add(const StepLosses& l) {
     policy += l.policy;
     value += l.value;
     material += l.material;
     short_value += l.short_value;
+    soft_policy += l.soft_policy;
     policy_entropy += l.policy_entropy;
     value_entropy += l.value_entropy;
     ++count;

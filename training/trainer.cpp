@@ -50,6 +50,8 @@ struct Batch {
   torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row (0 in a
                                // value-only sample's row)
   double policy_rows = 0;      // the samples with a policy target
+  torch::Tensor soft_policy;   // float [B, labels]: the policy target ^ kSoftPolicyPower, renormalised
+                               // (undefined without network.soft_policy_head)
   torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
   torch::Tensor wdl;           // float [B, 3]
   torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
@@ -60,6 +62,7 @@ struct Batch {
 };
 
 constexpr float kMaterialScale = 10.0f;
+constexpr double kSoftPolicyPower = 0.25;  // KataGo's soft policy target raises the target to 1/4
 
 }  // namespace
 
@@ -98,6 +101,9 @@ struct Trainer::Impl {
     const int64_t width = nn::compact_width(layout);
     b.compact = torch::empty({n, width}, torch::kUInt8);
     b.policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
+    const bool soft = net->config().soft_policy_head();
+    if (soft) b.soft_policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
+    float* sp = soft ? b.soft_policy.data_ptr<float>() : nullptr;
     const bool legal_only = config.legal_policy_loss();
     if (legal_only) b.illegal = torch::full({n, nn::kNumLabels}, -1e9f, torch::kFloat32);
     b.wdl = torch::zeros({n, 3}, torch::kFloat32);
@@ -119,6 +125,14 @@ struct Trainer::Impl {
       float sum = 0;
       for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
       if (sum > 0) ++b.policy_rows;
+      if (sp && sum > 0) {
+        double soft_sum = 0;
+        for (int k = 0; k < s.n_policy; ++k) soft_sum += std::pow(double(s.weights[k]) / sum, kSoftPolicyPower);
+        for (int k = 0; k < s.n_policy; ++k)
+          if (s.weights[k] > 0)
+            sp[i * nn::kNumLabels + s.labels[k]] +=
+                float(std::pow(double(s.weights[k]) / sum, kSoftPolicyPower) / soft_sum);
+      }
       for (int k = 0; k < s.n_policy; ++k) {
         if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
         if (sum <= 0 || s.weights[k] == 0) continue;
@@ -148,13 +162,14 @@ struct Trainer::Impl {
   // build_batch, moved to the trainer's device.
   Batch device_batch(const std::vector<TrainingPosition>& batch) const {
     Batch b = build_batch(batch);
-    for (torch::Tensor* t : {&b.compact, &b.policy, &b.illegal, &b.wdl, &b.value_weight, &b.material, &b.short_value})
+    for (torch::Tensor* t : {&b.compact, &b.policy, &b.soft_policy, &b.illegal, &b.wdl, &b.value_weight, &b.material,
+                            &b.short_value})
       if (t->defined()) *t = t->to(device);
     return b;
   }
 
   struct Losses {
-    torch::Tensor policy, value, material, short_value, total;
+    torch::Tensor policy, value, material, short_value, soft_policy, total;
   };
 
   // The losses of the network on a prepared batch.
@@ -185,6 +200,12 @@ struct Trainer::Impl {
       l.material = (h.material.to(torch::kFloat32) - b.material).pow(2).mean();
       l.total = l.total + config.material_loss_weight() * l.material;
     }
+    if (h.soft_policy.defined() && b.soft_policy.defined()) {
+      torch::Tensor soft_logits = nn::label_logits(h.soft_policy).to(torch::kFloat32);
+      if (b.illegal.defined()) soft_logits = soft_logits + b.illegal;
+      l.soft_policy = -(b.soft_policy * torch::log_softmax(soft_logits, 1)).sum() / std::max(1.0, b.policy_rows);
+      l.total = l.total + config.soft_policy_loss_weight() * l.soft_policy;
+    }
     if (h.short_value.defined()) {
       l.short_value = (h.short_value.to(torch::kFloat32) - b.short_value).pow(2).mean();
       l.total = l.total + config.short_value_loss_weight() * l.short_value;
@@ -197,13 +218,16 @@ struct Trainer::Impl {
     std::vector<torch::Tensor> parts{l.policy.detach(), l.value.detach()};
     if (l.material.defined()) parts.push_back(l.material.detach());
     if (l.short_value.defined()) parts.push_back(l.short_value.detach());
+    if (l.soft_policy.defined()) parts.push_back(l.soft_policy.detach());
     const torch::Tensor host = torch::stack(parts).to(torch::kCPU, torch::kDouble);
     const double* x = host.data_ptr<double>();
     StepLosses out;
     out.policy = x[0];
     out.value = x[1];
-    out.material = l.material.defined() ? x[2] : 0;
-    out.short_value = l.short_value.defined() ? x[l.material.defined() ? 3 : 2] : 0;
+    size_t next = 2;
+    if (l.material.defined()) out.material = x[next++];
+    if (l.short_value.defined()) out.short_value = x[next++];
+    if (l.soft_policy.defined()) out.soft_policy = x[next++];
     out.policy_entropy = b.policy_entropy;
     out.value_entropy = b.value_entropy;
     return out;
@@ -330,6 +354,7 @@ StepLosses Trainer::step_parts(const std::vector<const std::vector<TrainingPosit
     out.value += share * r.value;
     out.material += share * r.material;
     out.short_value += share * r.short_value;
+    out.soft_policy += share * r.soft_policy;
     out.policy_entropy += share * r.policy_entropy;
     out.value_entropy += share * r.value_entropy;
     positions += int64_t(part->size());

@@ -5,7 +5,8 @@
 // legal moves, or with legal_policy_loss off over every label), W/D/L cross-entropy against
 // the game result (optionally mixed with the search's root W/D/L; length-capped games per
 // capped_value_target), with network.material_head the auxiliary material regression, with
-// network.short_value_head the auxiliary short-term value regression, and L2
+// network.short_value_head the auxiliary short-term value regression, with
+// network.soft_policy_head the auxiliary soft policy cross-entropy, and L2
 // regularisation through the optimiser's weight decay (logged as 0.5 * weight_decay * sum of
 // squared weights). Each step also reports the baselines the losses are read against: the
 // entropy of the policy targets (the policy loss's floor; the loss minus it is the KL from
@@ -30,7 +31,7 @@ namespace xq::training {
 class Collective;
 
 struct StepLosses {
-  double policy = 0, value = 0, material = 0, short_value = 0, regularisation = 0, learning_rate = 0;
+  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, regularisation = 0, learning_rate = 0;
   double policy_entropy = 0;  // mean entropy of the policy targets
   double value_entropy = 0;   // entropy of the mean W/D/L target (class-frequency baseline)
 };

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The Python package's tests against a small run made by the built binary (ctest runs this).
 # usage: bash python/tests/run.sh BUILD_DIR   (or the path of the xqzero binary itself)
-# A few seconds of `xqzero train` (tiny net with squeeze-excitation and no global pooling, short
-# capped games) leave record files and checkpoints; test_xqzero.py then reads them and checks
-# them against `xqzero dump` and `xqzero judge`. Exits 77 (a skip for ctest) when Debian's
+# A few seconds of `xqzero train` (tiny net with squeeze-excitation, the training-only heads and
+# no global pooling, short capped games) leave record files and checkpoints; test_xqzero.py
+# then reads them and checks them against `xqzero dump` and `xqzero judge`. Exits 77 (a skip for ctest) when Debian's
 # python3-protobuf, python3-numpy or python3-torch is missing. XQZERO_PYTHON picks the Python
 # (default /usr/bin/python3, where Debian's packages are).
 set -euo pipefail
@@ -23,6 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 run="$tmp/run"
 "$bin" train --run-dir "$run" --max-steps 4 --device cpu \
   --set network.se=true --set network.global_pool=false --set network.value_channels=2 \
+  --set network.short_value_head=true --set network.soft_policy_head=true \
   --set selfplay.threads=1 --set selfplay.games_per_thread=8 --set selfplay.games_per_file=4 \
   --set selfplay.max_plies=40 --set selfplay.full_visits=8 --set selfplay.fast_visits=4 \
   --set training.min_positions=200 --set training.window_min=200 --set training.batch_size=32 \

@@ -87,12 +87,16 @@ def expected_shapes(network):
     conv("policy_conv", c, c, 3)
     bn("policy_bn", c)
     conv("policy_out", board.POLICY_PLANES, c, 1, bias=True)
+    if network.get("soft_policy_head"):  # training-only heads, in nn/network.cpp's order
+        conv("soft_policy_out", board.POLICY_PLANES, c, 1, bias=True)
     conv("value_conv", vc, c, 1)
     bn("value_bn", vc)
     linear("value_fc1", vh, vc * 90 + (2 * c if network["global_pool"] else 0))
     linear("value_fc2", 3, vh)
     if network["material_head"]:
         linear("material_fc", 1, vh)
+    if network.get("short_value_head"):
+        linear("short_value_fc", 1, vh)
     return shapes
 
 

@@ -1,5 +1,7 @@
-// The short-term value target (network.short_value_head): the exponentially weighted mean of
-// the search's root values over the plies ahead, and the head that learns it.
+// The training-only auxiliary heads: the short-term value (network.short_value_head), whose
+// target is the exponentially weighted mean of the search's root values over the plies ahead,
+// and the soft policy (network.soft_policy_head), whose target is the search's target raised
+// to the power 1/4.
 #include <gtest/gtest.h>
 #include "tests/support/tiny_net.h"
 #include "tests/support/training_data.h"
@@ -53,7 +55,9 @@ TEST(TrainingPosition, ShortValueTargetWeighsTheRootValuesAhead) {
       EXPECT_NEAR(positions[t].short_value / 32767.0, expected_short_value(roots, end_value, t), 1e-4)
           << result << " ply " << t;
     // The last ply's target leans on the result: the mover who ends a won game sees it positive.
-    if (red_result != 0) EXPECT_EQ(positions.back().short_value < 0, red_at_end == (red_result > 0)) << result;
+    if (red_result != 0) {
+      EXPECT_EQ(positions.back().short_value < 0, red_at_end == (red_result > 0)) << result;
+    }
   }
 }
 
@@ -91,6 +95,42 @@ TEST(Network, ShortValueHeadIsTrainingOnly) {
   EXPECT_EQ(with.short_value.size(0), 5);
   EXPECT_LE(with.short_value.abs().max().item<float>(), 1.0f);
   EXPECT_FALSE(net->value_heads(features, false).short_value.defined()) << "search never computes it";
+}
+
+TEST(Trainer, SoftPolicyHeadLearnsOnAFixedBatch) {
+  std::vector<TrainingPosition> batch;
+  for (const auto& g : some_games(6, 1.0f))
+    for (const auto& p : positions_of(g)) batch.push_back(p);
+  batch.resize(std::min<size_t>(batch.size(), 64));
+  ASSERT_GE(batch.size(), 32u);
+  xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
+  net.set_soft_policy_head(true);
+  Trainer trainer(net, cpu_training());
+  const StepLosses first = trainer.step(batch);
+  EXPECT_GT(first.soft_policy, 0.0);
+  StepLosses last;
+  for (int i = 0; i < 60; ++i) last = trainer.step(batch);
+  EXPECT_LT(last.soft_policy, first.soft_policy);
+  // The soft target is flatter than the target: its cross-entropy stays above the policy's
+  // floor (the target's own entropy) once both heads have learned the batch.
+  EXPECT_GT(last.soft_policy, last.policy_entropy);
+  Trainer plain(::xq::test::tiny_net_config(), cpu_training());
+  EXPECT_EQ(plain.step(batch).soft_policy, 0.0);
+}
+
+TEST(Network, SoftPolicyHeadIsTrainingOnly) {
+  xqzero::NetworkConfig c = ::xq::test::tiny_net_config();
+  c.set_soft_policy_head(true);
+  nn::Network net = nn::make_network(c, 5);
+  net->eval();
+  torch::NoGradGuard no_grad;
+  const torch::Tensor features = torch::randn({3, c.channels(), 10, 9});
+  const nn::NetworkImpl::Heads with = net->heads(features, true);
+  ASSERT_TRUE(with.soft_policy.defined());
+  EXPECT_TRUE(with.soft_policy.sizes() == with.policy.sizes());
+  EXPECT_FALSE(torch::equal(with.soft_policy, with.policy)) << "its own output layer";
+  EXPECT_FALSE(net->heads(features, false).soft_policy.defined()) << "search never computes it";
+  EXPECT_TRUE(torch::equal(net->policy_head(features), with.policy));
 }
 
 }  // namespace
