@@ -98,8 +98,7 @@ std::string machine_key() {
   if (cpu.avx512_bf16) key += " avx512_bf16";
   if (cpu.amx_bf16) key += " amx_bf16";
   if (!cpu.native_bfloat16()) key += " no native bfloat16";
-  const BlasInfo& blas = blas_info();
-  key += "; " + field(blas.name.empty() ? std::string("no BLAS found") : blas.name);
+  key += "; " + field(blas_info().name);  // never empty (nn/blas.cpp names every case)
   return key;
 }
 

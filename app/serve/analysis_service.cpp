@@ -92,17 +92,15 @@ std::string AnalysisService::start(const json& body) {
           "too many analyses running (" + std::to_string(unfinished) + "); stop one or wait for one to finish");
     // Finished analyses kept for polling: at most kMaxKept of them and max_kept_plies plies with
     // this one's, the least recently polled go first.
-    const auto kept_plies = [&] {
-      size_t n = parsed.query.plies.size();
-      for (const auto& [_, s] : sessions_) n += s.plies.size();
-      return n;
-    };
-    while (sessions_.size() >= kMaxKept || (!sessions_.empty() && kept_plies() > limits_.max_kept_plies)) {
+    size_t kept_plies = parsed.query.plies.size();
+    for (const auto& [_, s] : sessions_) kept_plies += s.plies.size();
+    while (sessions_.size() >= kMaxKept || (!sessions_.empty() && kept_plies > limits_.max_kept_plies)) {
       auto oldest = sessions_.end();
       for (auto it = sessions_.begin(); it != sessions_.end(); ++it)
         if (it->second.done() && (oldest == sessions_.end() || it->second.last_seen < oldest->second.last_seen))
           oldest = it;
       if (oldest == sessions_.end()) break;
+      kept_plies -= oldest->second.plies.size();
       sessions_.erase(oldest);
     }
     Session& s = sessions_[id];
