@@ -2,11 +2,13 @@
 # GPU check for xqzero's network and evaluator (docs/architecture.md §6): builds xqzero against the CUDA
 # LibTorch of the machine's PyTorch, compares GPU outputs with a float32 CPU reference for the
 # same weights and positions (`xqzero bench nncheck`), and prints the throughput table
-# (`xqzero bench nn`), and plays a few self-play games spread over two evaluators on the device
-# (`evaluator.devices`). Run it in one call on the lent GPU machine, carrying .deps/.
+# (`xqzero bench nn`), plays a few self-play games spread over two evaluators on the device
+# (`evaluator.devices`), and trains the default config for TRAIN_SECONDS (default 60) with
+# self-play and trainer on the device. Run it in one call on the lent GPU machine, carrying .deps/.
 #
 # The GPU machine has CUDA, CMake, ninja and PyTorch but no Protobuf C++ package and no
-# network, so Protobuf comes along as Debian packages (carry ".deps/debs", about 4 MB):
+# network, so Protobuf and nlohmann-json come along as Debian packages (carry ".deps/debs",
+# about 5 MB); without cpp-httplib there, `serve` is left out (-DXQZERO_SERVE=OFF):
 #   scripts/gpu-check.sh --fetch-deps     on a development machine: apt-get download the
 #                                         .deb files into .deps/debs (an ignored folder)
 #   scripts/gpu-check.sh                  on the GPU machine: unpack .deps/debs/*.deb with
@@ -21,7 +23,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEPS="$ROOT/.deps"
-DEB_PACKAGES=(libprotobuf-dev libprotobuf32 protobuf-compiler libprotoc32 zlib1g-dev)
+DEB_PACKAGES=(libprotobuf-dev libprotobuf32 protobuf-compiler libprotoc32 zlib1g-dev nlohmann-json3-dev)
 
 if [[ "${1:-}" == "--fetch-deps" ]]; then
   mkdir -p "$DEPS/debs"
@@ -86,6 +88,10 @@ else
   log "no .deps/debs/*.deb; using the system Protobuf (run --fetch-deps on a development machine first)"
 fi
 [[ -n "$PREFIX_PATH" ]] && CMAKE_ARGS+=(-DCMAKE_PREFIX_PATH="$PREFIX_PATH")
+if ! pkg-config --exists cpp-httplib 2>/dev/null; then
+  log "no cpp-httplib (pkg-config): serve left out"
+  CMAKE_ARGS+=(-DXQZERO_SERVE=OFF)
+fi
 # nccl.h from PyTorch's nvidia-nccl wheel, so that the trainer's NCCL path compiles (it needs
 # Gloo's headers too; the configure log says which data-parallel paths were built).
 NCCL_INC="$(python3 -c 'import nvidia.nccl, os; print(os.path.join(list(nvidia.nccl.__path__)[0], "include"))' 2>/dev/null || true)"
@@ -114,8 +120,16 @@ log "self-play spread over two evaluators on $DEVICE (evaluator.devices)"
   --set "evaluator.devices=$DEVICE,$DEVICE" --set evaluator.device="$DEVICE" | tee "$BUILD_DIR.devices.txt" ||
   status=$?
 
+log "training for ${TRAIN_SECONDS:-60} s on $DEVICE (the default config; self-play and trainer)"
+rm -rf "$BUILD_DIR.train-run"
+"$XQ" train --max-seconds "${TRAIN_SECONDS:-60}" --run-dir "$BUILD_DIR.train-run" --device "$DEVICE" \
+  > "$BUILD_DIR.train.txt" 2>&1 || status=$?
+tail -n 15 "$BUILD_DIR.train.txt"
+cp "$BUILD_DIR.train-run/metrics.jsonl" "$BUILD_DIR.train-metrics.jsonl" 2>/dev/null || true
+
 if [[ -n "${OUT:-}" && -d "${OUT:-}" ]]; then
-  cp "$BUILD_DIR.nncheck.txt" "$BUILD_DIR.bench.txt" "$BUILD_DIR.devices.txt" "$OUT/" 2>/dev/null || true
+  cp "$BUILD_DIR.nncheck.txt" "$BUILD_DIR.bench.txt" "$BUILD_DIR.devices.txt" "$BUILD_DIR.train.txt" \
+    "$BUILD_DIR.train-metrics.jsonl" "$OUT/" 2>/dev/null || true
 fi
 echo
 echo "== summary (device $DEVICE)"
