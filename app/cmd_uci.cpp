@@ -14,8 +14,9 @@ int cmd_uci(const std::vector<std::string>& argv, std::ostream& out, std::ostrea
   if (args.help()) {
     out << "usage: xqzero uci [--config F] [--set S.F=V ...]\n"
            "Speaks UCI (as Pikafish does) on stdin/stdout; GUIs and match tools drive it.\n"
-           "Send 'uci' for the options. WeightsFile is 'uniform' (no network) by default;\n"
-           "set it to a checkpoint to search with a learned evaluation. See README.md.\n"
+           "Send 'uci' for the options. WeightsFile is 'bundled' (the net shipped in nets/,\n"
+           "named at isready) by default; set it to a checkpoint for another net, or to\n"
+           "'uniform' for none (uniform priors, no learned evaluation). See README.md.\n"
            "  --config F   start from this configuration: its search and evaluator sections\n"
            "               give the options' defaults (CPuct, BatchSize, WeightsFile, ...) and\n"
            "               the settings no option names (default: the built-in defaults of\n"

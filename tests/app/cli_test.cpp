@@ -49,6 +49,13 @@ TEST(Cli, HelpListsCommands) {
   EXPECT_EQ(run({"perft", "--help"}).status, 0);
 }
 
+TEST(Cli, UciHelpNamesTheBundledNetAsTheDefault) {
+  const Result r = run({"uci", "--help"});
+  EXPECT_EQ(r.status, 0);
+  EXPECT_NE(r.out.find("WeightsFile is 'bundled'"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("'uniform' (no network) by default"), std::string::npos) << r.out;
+}
+
 TEST(Cli, BadInputGivesOneLineErrors) {
   expect_one_line_error({"frobnicate"}, "unknown command 'frobnicate'");
   expect_one_line_error({"perft"}, "missing --depth");
