@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
-#include "nn/attack_map.h"
 #include "nn/checkpoint.h"
 #include "nn/device.h"
 #include "nn/net_config.h"
@@ -19,6 +17,7 @@
 #include "nn/policy_labels.h"
 #include "nn/torch_evaluator.h"
 #include "training/collective_tensors.h"
+#include "training/trainer_batch.h"
 
 namespace xq::training {
 
@@ -44,26 +43,6 @@ void set_autocast(bool cuda, bool on) {
   if (!on) at::autocast::clear_cache();
 }
 
-// A prepared batch: host tensors first, then moved to the trainer's device.
-struct Batch {
-  torch::Tensor compact;       // uint8 [B, compact width]: the encoding, then the attack map if used
-  torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row (0 in a
-                               // value-only sample's row)
-  double policy_rows = 0;      // the samples with a policy target
-  torch::Tensor soft_policy;   // float [B, labels]: the policy target ^ kSoftPolicyPower, renormalised
-                               // (undefined without network.soft_policy_head)
-  torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
-  torch::Tensor wdl;           // float [B, 3]
-  torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
-  torch::Tensor material;      // float [B]: material balance / 10 half-pawns
-  torch::Tensor short_value;   // float [B]: the short-term value target in [-1, 1]
-  double policy_entropy = 0;   // mean over the samples with a policy target
-  double value_entropy = 0;    // of the mean W/D/L target
-};
-
-constexpr float kMaterialScale = 10.0f;
-constexpr double kSoftPolicyPower = 0.25;  // KataGo's soft policy target raises the target to 1/4
-
 }  // namespace
 
 struct Trainer::Impl {
@@ -72,96 +51,13 @@ struct Trainer::Impl {
   nn::Network net{nullptr};
   std::unique_ptr<torch::optim::Optimizer> optimizer;
   bool bfloat16 = false;
-  enum class Capped { RESULT, ROOT, DROP } capped = Capped::RESULT;  // config.capped_value_target
   int64_t step = 0;
   int64_t samples = 0;
   Collective* collective = nullptr;  // data-parallel ranks, or none
 
-  // The value target of one sample: the result, mixed with the root W/D/L; for a length-capped
-  // game as capped_value_target says. Returns false when the value target is dropped.
-  bool value_target(const TrainingPosition& s, float z[3]) const {
-    const float q = float(s.root_value) / 65535.0f * 2 - 1, d = float(s.root_draw) / 65535.0f;
-    const float root[3] = {std::max(0.0f, (1 - d + q) / 2), d, std::max(0.0f, (1 - d - q) / 2)};
-    float mix = config.root_value_mix();
-    if (s.termination == uint8_t(Termination::LENGTH_CAP)) {
-      if (capped == Capped::DROP) return false;
-      if (capped == Capped::ROOT) mix = 1;
-    }
-    const float r[3] = {s.result > 0 ? 1.0f : 0.0f, s.result == 0 ? 1.0f : 0.0f, s.result < 0 ? 1.0f : 0.0f};
-    for (int k = 0; k < 3; ++k) z[k] = (1 - mix) * r[k] + mix * root[k];
-    return true;
-  }
-
-  Batch build_batch(const std::vector<TrainingPosition>& batch) const {
-    const int64_t n = int64_t(batch.size());
-    Batch b;
-    // Training nets have no history (train_loop checks), so a position's compact bytes are its
-    // Encoding followed by the attack map when the net uses one (nn/planes.h).
-    const nn::PlaneLayout layout = nn::plane_layout(net->config());
-    const int64_t width = nn::compact_width(layout);
-    b.compact = torch::empty({n, width}, torch::kUInt8);
-    b.policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
-    const bool soft = net->config().soft_policy_head();
-    if (soft) b.soft_policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
-    float* sp = soft ? b.soft_policy.data_ptr<float>() : nullptr;
-    const bool legal_only = config.legal_policy_loss();
-    if (legal_only) b.illegal = torch::full({n, nn::kNumLabels}, -1e9f, torch::kFloat32);
-    b.wdl = torch::zeros({n, 3}, torch::kFloat32);
-    b.value_weight = torch::ones({n}, torch::kFloat32);
-    b.material = torch::empty({n}, torch::kFloat32);
-    b.short_value = torch::empty({n}, torch::kFloat32);
-    uint8_t* c = b.compact.data_ptr<uint8_t>();
-    float* p = b.policy.data_ptr<float>();
-    float* mask = legal_only ? b.illegal.data_ptr<float>() : nullptr;
-    float* v = b.wdl.data_ptr<float>();
-    float* vw = b.value_weight.data_ptr<float>();
-    float* mat = b.material.data_ptr<float>();
-    float* stv = b.short_value.data_ptr<float>();
-    double entropy = 0, mean_wdl[3] = {0, 0, 0}, kept = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const TrainingPosition& s = batch[size_t(i)];
-      std::memcpy(c + i * width, &s.encoding, sizeof(nn::Encoding));
-      if (layout.attacks) nn::attack_map(s.encoding.squares, c + i * width + nn::attack_offset(layout));
-      float sum = 0;
-      for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
-      if (sum > 0) ++b.policy_rows;
-      if (sp && sum > 0) {
-        double soft_sum = 0;
-        for (int k = 0; k < s.n_policy; ++k) soft_sum += std::pow(double(s.weights[k]) / sum, kSoftPolicyPower);
-        for (int k = 0; k < s.n_policy; ++k)
-          if (s.weights[k] > 0)
-            sp[i * nn::kNumLabels + s.labels[k]] +=
-                float(std::pow(double(s.weights[k]) / sum, kSoftPolicyPower) / soft_sum);
-      }
-      for (int k = 0; k < s.n_policy; ++k) {
-        if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
-        if (sum <= 0 || s.weights[k] == 0) continue;
-        const float w = float(s.weights[k]) / sum;
-        p[i * nn::kNumLabels + s.labels[k]] += w;
-        entropy -= double(w) * std::log(double(w));
-      }
-      float z[3];
-      if (!value_target(s, z)) {
-        vw[i] = 0;
-        z[0] = z[2] = 0;
-        z[1] = 1;
-      } else {
-        for (int k = 0; k < 3; ++k) mean_wdl[k] += z[k];
-        ++kept;
-      }
-      for (int k = 0; k < 3; ++k) v[i * 3 + k] = z[k];
-      mat[i] = float(s.material) / kMaterialScale;
-      stv[i] = float(s.short_value) / 32767.0f;
-    }
-    b.policy_entropy = b.policy_rows > 0 ? entropy / b.policy_rows : 0;
-    for (double m : mean_wdl)
-      if (m > 0) b.value_entropy -= m / kept * std::log(m / kept);
-    return b;
-  }
-
-  // build_batch, moved to the trainer's device.
+  // build_batch (training/trainer_batch.h), moved to the trainer's device.
   Batch device_batch(const std::vector<TrainingPosition>& batch) const {
-    Batch b = build_batch(batch);
+    Batch b = build_batch(batch, net->config(), config);
     for (torch::Tensor* t : {&b.compact, &b.policy, &b.soft_policy, &b.illegal, &b.wdl, &b.value_weight, &b.material,
                             &b.short_value})
       if (t->defined()) *t = t->to(device);
@@ -280,8 +176,6 @@ Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingCon
   if (network.history() > 0)
     throw std::invalid_argument("network.history > 0: the trainer's batches hold no earlier positions yet");
   m.config = training;
-  const std::string& capped = training.capped_value_target();
-  m.capped = capped == "drop" ? Impl::Capped::DROP : capped == "root" ? Impl::Capped::ROOT : Impl::Capped::RESULT;
   const nn::DeviceSpec spec = nn::resolve_device(training.device());
   m.device = spec.cuda ? torch::Device(torch::kCUDA, int8_t(spec.index)) : torch::Device(torch::kCPU);
   if (training.threads() > 0) torch::set_num_threads(training.threads());
