@@ -99,9 +99,13 @@ XQ.Analysis = class {
     const side = XQ.fenSide(r.fen);
     const total = r.moveInfos.reduce((s, m) => s + m.visits, 0) || 1;
     const shown = r.moveInfos.filter((m) => m.visits > 0).slice(0, 5);
-    board.setArrows(shown.map((m) => ({ move: m.move, share: m.visits / total,
-      label: m.visits >= 1000 ? (m.visits / 1000).toFixed(1) + "k" : String(m.visits) })));
-    this.drawHeat(r, total);
+    if (this.pvStep > 0) {
+      board.clearAnalysis();  // the board shows a PV step: the analysed position's arrows would mislead
+    } else {
+      board.setArrows(shown.map((m) => ({ move: m.move, share: m.visits / total,
+        label: m.visits >= 1000 ? (m.visits / 1000).toFixed(1) + "k" : String(m.visits) })));
+      this.drawHeat(r, total);
+    }
     XQ.setEval(XQ.redScore(r.rootInfo.wdl, side), r.rootInfo);
     for (const m of r.moveInfos.slice(0, 10)) {
       const tr = document.createElement("tr");

@@ -143,11 +143,27 @@ XQ.App = class {
     return m ? m[kind] : iccs;
   }
 
+  // The names of every move of `line` (the game and the moves undone or still to replay), from
+  // the server once per line: null until they arrive, when the list is drawn again.
+  lineNames(line) {
+    const key = this.startFen + " " + line.join(" ");
+    if (this.namedLine && this.namedLine.key === key) return this.namedLine.history;
+    if (this.namingLine !== key) {
+      this.namingLine = key;
+      XQ.api.position(this.startFen, line).then((p) => {
+        this.namedLine = { key, history: p.history };
+        if (this.namingLine === key) this.renderMoves();
+      }).catch(() => {});  // an illegal line keeps its ICCS
+    }
+    return null;
+  }
+
   renderMoves() {
     const ol = this.$("move-list"), kind = this.$("notation").value;
     ol.innerHTML = "";
     const line = this.moves.concat(this.redoStack.slice().reverse());
-    const history = this.pos ? this.pos.history : [];
+    let history = this.pos ? this.pos.history : [];
+    if (line.length > history.length) history = this.lineNames(line) || history;
     line.forEach((m, i) => {
       const li = document.createElement("li");
       const span = document.createElement("span");

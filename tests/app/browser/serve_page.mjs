@@ -48,15 +48,22 @@ try {
   await page.screenshot({ path: join(shots, "board.png") });
 
   // The PV, one step forward and back, leaves the game as it was.
+  const sideBefore = await page.evaluate(() => XQ.app.board.side);
   await page.click("#pv-fwd");
   await page.waitForFunction(() => !XQ.app.board.interactive);
+  check((await page.evaluate(() => XQ.app.board.side)) !== sideBefore, "a PV step shows the position after it");
+  check((await page.locator("#arrow-layer g.arrow").count()) === 0, "a PV step hides the analysed position's arrows");
   await page.click("#pv-back");
+  await page.waitForFunction(() => XQ.app.board.interactive);
+  check((await page.locator("#arrow-layer g.arrow").count()) >= 1, "back at the analysed position its arrows return");
   check((await page.evaluate(() => XQ.app.moves.length)) === 1, "stepping the PV leaves the game unchanged");
   await page.click("#btn-analyse");  // stop
 
   // Undo and redo.
   await page.click("#btn-undo");
   await page.waitForFunction(() => XQ.app.moves.length === 0);
+  await page.waitForFunction(() => document.querySelector("#move-list li span").textContent === "炮二平五");
+  check(true, "a move undone stays in the list in the chosen notation (炮二平五)");
   await page.click("#btn-redo");
   await page.waitForFunction(() => XQ.app.moves.length === 1);
   check(true, "undo and redo");
