@@ -82,14 +82,16 @@ torch::Tensor NetworkImpl::tower(torch::Tensor x) {
 
 NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_aux) {
   Heads out = value_heads(x, with_aux);
-  const torch::Tensor hidden = torch::relu(policy_bn_(policy_conv_(x)));
+  const torch::Tensor hidden = policy_hidden(x);
   out.policy = policy_out_(hidden).reshape({x.size(0), -1});
   if (with_aux && soft_policy_out_) out.soft_policy = soft_policy_out_(hidden).reshape({x.size(0), -1});
   return out;
 }
 
+torch::Tensor NetworkImpl::policy_hidden(const torch::Tensor& x) { return torch::relu(policy_bn_(policy_conv_(x))); }
+
 torch::Tensor NetworkImpl::policy_head(const torch::Tensor& x) {
-  return policy_out_(torch::relu(policy_bn_(policy_conv_(x)))).reshape({x.size(0), -1});
+  return policy_out_(policy_hidden(x)).reshape({x.size(0), -1});
 }
 
 NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_aux) {

@@ -57,6 +57,8 @@ class NetworkImpl : public torch::nn::Module {
   int64_t parameter_count() const;
 
  private:
+  // The policy head's hidden layer (3x3 conv, BN, ReLU), shared by the policy and soft policy outputs.
+  torch::Tensor policy_hidden(const torch::Tensor& features);
   struct Block {
     torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
     torch::nn::BatchNorm2d bn1{nullptr}, bn2{nullptr};

@@ -83,12 +83,17 @@ struct Trainer::Impl {
       features = net->tower(planes);
     }
     const nn::NetworkImpl::Heads h = net->heads(features, true);
-    torch::Tensor logits = nn::label_logits(h.policy).to(torch::kFloat32);
-    if (b.illegal.defined()) logits = logits + b.illegal;
+    // Cross-entropy of a policy map against a target over the labels (over the legal moves with
+    // legal_policy_loss), averaged over the samples that have a policy target (value-only
+    // samples' rows are 0).
+    const auto policy_loss = [&](const torch::Tensor& map, const torch::Tensor& target) {
+      torch::Tensor logits = nn::label_logits(map).to(torch::kFloat32);
+      if (b.illegal.defined()) logits = logits + b.illegal;
+      return -(target * torch::log_softmax(logits, 1)).sum() / std::max(1.0, b.policy_rows);
+    };
     const torch::Tensor wdl = h.wdl.to(torch::kFloat32);
     Losses l;
-    // Averaged over the samples that have a policy target (value-only samples' rows are 0).
-    l.policy = -(b.policy * torch::log_softmax(logits, 1)).sum() / std::max(1.0, b.policy_rows);
+    l.policy = policy_loss(h.policy, b.policy);
     const torch::Tensor value_ce = -(b.wdl * torch::log_softmax(wdl, 1)).sum(1);
     l.value = (value_ce * b.value_weight).sum() / b.value_weight.sum().clamp_min(1.0);
     l.total = l.policy + config.value_loss_weight() * l.value;
@@ -97,9 +102,7 @@ struct Trainer::Impl {
       l.total = l.total + config.material_loss_weight() * l.material;
     }
     if (h.soft_policy.defined() && b.soft_policy.defined()) {
-      torch::Tensor soft_logits = nn::label_logits(h.soft_policy).to(torch::kFloat32);
-      if (b.illegal.defined()) soft_logits = soft_logits + b.illegal;
-      l.soft_policy = -(b.soft_policy * torch::log_softmax(soft_logits, 1)).sum() / std::max(1.0, b.policy_rows);
+      l.soft_policy = policy_loss(h.soft_policy, b.soft_policy);
       l.total = l.total + config.soft_policy_loss_weight() * l.soft_policy;
     }
     if (h.short_value.defined()) {

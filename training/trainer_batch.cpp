@@ -68,13 +68,10 @@ Batch build_batch(const std::vector<TrainingPosition>& batch, const xqzero::Netw
     float sum = 0;
     for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
     if (sum > 0) ++b.policy_rows;
-    if (sp && sum > 0) {
-      double soft_sum = 0;
-      for (int k = 0; k < s.n_policy; ++k) soft_sum += std::pow(double(s.weights[k]) / sum, kSoftPolicyPower);
-      for (int k = 0; k < s.n_policy; ++k)
-        if (s.weights[k] > 0)
-          sp[i * nn::kNumLabels + s.labels[k]] +=
-              float(std::pow(double(s.weights[k]) / sum, kSoftPolicyPower) / soft_sum);
+    if (sp && sum > 0) {  // (w / sum)^p renormalised is w^p renormalised
+      double soft[kMaxPolicyEntries], soft_sum = 0;
+      for (int k = 0; k < s.n_policy; ++k) soft_sum += soft[k] = std::pow(double(s.weights[k]), kSoftPolicyPower);
+      for (int k = 0; k < s.n_policy; ++k) sp[i * nn::kNumLabels + s.labels[k]] += float(soft[k] / soft_sum);
     }
     for (int k = 0; k < s.n_policy; ++k) {
       if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
