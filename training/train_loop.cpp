@@ -199,9 +199,10 @@ void TrainLoop::resume() {
 }
 
 // Resuming from `resumed` would go back past checkpoints that load: training on would delete
-// their metrics and write over their names. One newer checkpoint is the gap a kill leaves
-// between writing a checkpoint and `latest` (resumed from it instead, with a warning: it is
-// whole); more is a `latest` set back by hand, refused with both names.
+// their metrics and write over their names. One newer checkpoint written after `latest` is the
+// gap a kill leaves between writing a checkpoint and `latest` (resumed from it instead, with a
+// warning: it is whole); more, or a `latest` written after the newer checkpoint, is a `latest`
+// set back by hand, refused with both names.
 void TrainLoop::refuse_older_latest(const std::string& resumed) {
   std::vector<std::string> newer;  // the newest two that load, newest first
   std::unique_ptr<Trainer> newest;
@@ -222,10 +223,18 @@ void TrainLoop::refuse_older_latest(const std::string& resumed) {
     newer.push_back(name);
   }
   if (newer.empty()) return;
-  if (newer.size() > 1)
+  std::error_code latest_error, newer_error;
+  const auto latest_time = fs::last_write_time(latest_path_, latest_error);
+  const auto newer_time = fs::last_write_time(ckpt_dir_ / newer.front(), newer_error);
+  const bool latest_written_after = !latest_error && !newer_error && latest_time > newer_time;
+  if (newer.size() > 1 || latest_written_after) {
+    const bool several = newer.size() > 1;
     throw RunDirError("run directory '" + run_.string() + "': " + latest_path_.string() + " names " + resumed +
-                      " but newer checkpoints load, up to " + newer.front() + "; resuming from " + resumed +
-                      " would write over them (move them aside, or set 'latest' to " + newer.front() + ")");
+                      (several ? " but newer checkpoints load, up to " + newer.front()
+                               : " but a newer checkpoint loads, " + newer.front() + ", and 'latest' was written after it") +
+                      "; resuming from " + resumed + " would write over " + (several ? "them (move them" : "it (move it") +
+                      " aside, or set 'latest' to " + newer.front() + ")");
+  }
   err_ << "train: warning: " << newer.front() << " is newer than " << resumed << " ('latest') and loads; resuming "
        << "from it (a stop between writing a checkpoint and 'latest')\n";
   trainer_ = std::move(newest);

@@ -105,6 +105,7 @@ std::string TrainLoop::checkpoint() {
   latest_ = checkpoint_name(trainer_->steps());
   const std::string path = (ckpt_dir_ / latest_).string();
   trainer_->save(path, "xqzero train, step " + std::to_string(trainer_->steps()), rng_);
+  fault_point("before-latest");
   write_file_atomically(latest_path_.string(), latest_ + "\n");
   load_net(latest_);
   Json line;

@@ -22,6 +22,9 @@
 #ifndef XQZERO_BINARY
 #error "XQZERO_BINARY must name the built xqzero binary"
 #endif
+#if !defined(XQZERO_CMAKE) || !defined(XQZERO_BUILD_DIR)
+#error "XQZERO_CMAKE and XQZERO_BUILD_DIR must name cmake and the build tree (for cmake --install)"
+#endif
 
 namespace xq::app {
 namespace {
@@ -149,6 +152,31 @@ TEST(BundledNet, SelfplayWithModelUniform) {
   EXPECT_EQ(evaluator.find("torch"), std::string::npos) << evaluator;
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
+}
+
+// The installed layout: `cmake --install` puts the binary in PREFIX/bin and the net in
+// PREFIX/share/xqzero/nets, and the installed binary plays that net (not the source tree's,
+// the last place it looks), named at isready.
+TEST(BundledNet, InstalledBinaryFindsTheInstalledNet) {
+  namespace fs = std::filesystem;
+  const fs::path prefix = temp_path("prefix");
+  const std::string log = temp_path("install.txt"), out = temp_path("installed.txt");
+  const std::string install = std::string("'") + XQZERO_CMAKE + "' --install '" + XQZERO_BUILD_DIR + "' --prefix '" +
+                              prefix.string() + "' > '" + log + "' 2>&1";
+  ASSERT_EQ(std::system(install.c_str()), 0) << read_text(log);
+  const fs::path net = fs::canonical(prefix) / "share" / "xqzero" / "nets" / nn::kBundledNetFile;
+  ASSERT_TRUE(fs::is_regular_file(net)) << read_text(log);
+  ASSERT_FALSE(fs::exists(prefix / "bin" / "nets")) << "nothing beside the installed binary";
+  const std::string play = "printf 'uci\\nisready\\nposition startpos\\ngo nodes 8\\nquit\\n' | '" +
+                           (prefix / "bin" / "xqzero").string() + "' uci > '" + out + "' 2>&1";
+  ASSERT_EQ(std::system(play.c_str()), 0) << read_text(out);
+  const std::string lines = read_text(out);
+  EXPECT_NE(lines.find("info string net: " + net.string() + " ("), std::string::npos) << lines;
+  EXPECT_NE(lines.find("\nbestmove "), std::string::npos) << lines;
+  EXPECT_EQ(lines.find("bestmove (none)"), std::string::npos) << lines;
+  std::error_code ec;
+  fs::remove_all(prefix, ec);
+  for (const std::string& f : {log, out}) std::remove(f.c_str());
 }
 
 // A named file that cannot be loaded: every go says so and, with no net loaded before,

@@ -34,12 +34,19 @@ for step in 100 200 300; do
     "$step" "$((step / 10))" "$loss" "$heldout" "$((step / 10))" "$((step / 12))" "$((step / 50))" "$((step / 6))" "$((step / 50))" >>"$run/metrics.jsonl"
 done
 printf '{"kind":"eval","step":300,"opponent":"random","score":0.8,"elo":240,"elo_margin":90}\n' >>"$run/metrics.jsonl"
+# A second run, for the overlaid curves.
+other="$work/other-run"
+mkdir -p "$other"
+for step in 100 200; do
+  printf '{"kind":"train","step":%d,"time_s":%d,"policy_loss":%s,"policy_entropy":2.6,"value_loss":1.0,"value_entropy":1.05}\n' \
+    "$step" "$((step / 10))" "$(awk "BEGIN { print 3.5 - $step / 300 }")" >>"$other/metrics.jsonl"
+done
 # One short self-play game for the games list (uniform priors: no net needed).
 "$xqzero" selfplay --evaluator uniform --games 1 --visits 8 --quiet --out "$run/games" >/dev/null 2>"$work/selfplay.log" \
   || { cat "$work/selfplay.log" >&2; echo "serve_browser_test: selfplay failed" >&2; exit 1; }
 
 : >"$work/serve.out"  # exists before the server (a child) opens it
-"$xqzero" serve --port 0 --run-dir "$run" >"$work/serve.out" 2>"$work/serve.err" &
+"$xqzero" serve --port 0 --run-dir "$run" --run-dir "$other" >"$work/serve.out" 2>"$work/serve.err" &
 server=$!
 url=""
 for _ in $(seq 600); do

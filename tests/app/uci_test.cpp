@@ -8,10 +8,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "app/uci/score.h"
@@ -36,7 +38,12 @@ TEST(Uci, Handshake) {
   for (const char* name : {"WeightsFile", "Threads", "MultiPV", "UCI_ShowWDL", "CPuct", "BatchSize", "CacheSize",
                            "Device", "Move Overhead", "LeavesPerBatch", "Hash"})
     EXPECT_EQ(with_prefix(lines, std::string("option name ") + name + " type").size(), 1u) << name;
-  EXPECT_EQ(with_prefix(lines, "option name Threads type spin default 1 min 1 max").size(), 1u);
+  const auto threads = with_prefix(lines, "option name Threads type spin default 1 min 1 max ");
+  ASSERT_EQ(threads.size(), 1u);
+  // Threads goes up to what the machine has (and 64 at least, for a GUI's usual choices).
+  const long threads_max = std::atol(threads[0].c_str() + threads[0].rfind(' ') + 1);
+  EXPECT_GE(threads_max, long(std::thread::hardware_concurrency())) << threads[0];
+  EXPECT_GE(threads_max, 64L) << threads[0];
   EXPECT_EQ(with_prefix(lines, "option name WeightsFile type string default uniform").size(), 1u);
   EXPECT_EQ(with_prefix(lines, "uciok").size(), 1u);
   EXPECT_EQ(lines.back(), "readyok");

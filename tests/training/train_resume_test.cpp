@@ -107,8 +107,9 @@ TEST_F(TrainRun, MissingLatestResumesFromTheNewestCheckpointThatLoads) {
 }
 
 // A `latest` set back by hand (older than checkpoints that load) is refused, naming both,
-// and nothing is deleted or written over; one newer checkpoint (a stop between writing it and
-// `latest`) is resumed from, with a warning.
+// and nothing is deleted or written over, whether it is set back by several checkpoints or by
+// one; one newer checkpoint written after `latest` (a stop between writing it and `latest`, the
+// fault point) is resumed from, with a warning.
 TEST_F(TrainRun, LatestOlderThanLoadableCheckpointsIsRefused) {
   const Finished base = train({"--max-steps", "40"}, true, "base");
   ASSERT_TRUE(base.exited && base.code == 0) << base.out << base.err;
@@ -126,14 +127,35 @@ TEST_F(TrainRun, LatestOlderThanLoadableCheckpointsIsRefused) {
   EXPECT_EQ(checkpoint_files(run_), checkpoints);
   EXPECT_EQ(slurp(run_ / "metrics.jsonl"), metrics);
 
+  // Set back by one: `latest` is written after the newer checkpoint (a minute after, here, so
+  // that a file system with coarse timestamps decides the same way).
   write_text(run_ / "latest", "ckpt-00000030.xqz\n");
+  fs::last_write_time(ckpt(40), fs::last_write_time(run_ / "latest") - std::chrono::minutes(1));
   const Finished b = train({"--max-steps", "50"}, false, "b");
-  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
-  EXPECT_NE(b.err.find("ckpt-00000040.xqz is newer than ckpt-00000030.xqz ('latest') and loads"), std::string::npos)
+  EXPECT_TRUE(b.exited && b.code == 1) << b.code << ": " << b.out << b.err;
+  EXPECT_NE(b.err.find("names ckpt-00000030.xqz but a newer checkpoint loads, ckpt-00000040.xqz, and 'latest' "
+                       "was written after it"),
+            std::string::npos)
       << b.err;
-  EXPECT_NE(b.out.find("from ckpt-00000040.xqz (step 40)"), std::string::npos) << b.out;
-  EXPECT_EQ(latest_step(run_), 50);
-  expect_metrics_up_to(run_, 50);
+  EXPECT_EQ(newlines(b.err), 1) << b.err;
+  EXPECT_EQ(checkpoint_files(run_), checkpoints);
+  EXPECT_EQ(slurp(run_ / "metrics.jsonl"), metrics);
+
+  // A stop between a checkpoint and `latest`: resumed from that checkpoint, with a warning.
+  write_text(run_ / "latest", "ckpt-00000040.xqz\n");
+  ::setenv("XQZERO_FAULT", "before-latest", 1);
+  const Finished killed = train({"--max-steps", "50"}, false, "killed");
+  ::unsetenv("XQZERO_FAULT");
+  ASSERT_TRUE(killed.exited && killed.code == 86) << killed.code << ": " << killed.out << killed.err;
+  ASSERT_TRUE(fs::exists(ckpt(50)));
+  ASSERT_EQ(latest_step(run_), 40);
+  const Finished c = train({"--max-steps", "60"}, false, "c");
+  ASSERT_TRUE(c.exited && c.code == 0) << c.out << c.err;
+  EXPECT_NE(c.err.find("ckpt-00000050.xqz is newer than ckpt-00000040.xqz ('latest') and loads"), std::string::npos)
+      << c.err;
+  EXPECT_NE(c.out.find("from ckpt-00000050.xqz (step 50)"), std::string::npos) << c.out;
+  EXPECT_EQ(latest_step(run_), 60);
+  expect_metrics_up_to(run_, 60);
 }
 
 // The run's configuration is on disk before its first checkpoint: a stop right after that

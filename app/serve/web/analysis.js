@@ -39,6 +39,8 @@ XQ.Analysis = class {
     this.last = null;       // the newest response for the shown position
     this.pvMove = null;     // the table row whose PV is stepped
     this.pvStep = 0;
+    this.pvNamed = new Map();  // PV (ICCS, space-separated) -> its moves' names, for the shown position
+    this.pvNaming = null;      // the PV whose names are being asked for (one request at a time)
     this.$ = (id) => document.getElementById(id);
     this.$("btn-analyse").onclick = () => this.toggle();
     this.$("heat").onchange = () => this.draw();
@@ -65,6 +67,8 @@ XQ.Analysis = class {
     this.last = null;
     this.pvMove = null;
     this.pvStep = 0;
+    this.pvNamed = new Map();
+    this.pvNaming = null;
     this.draw();
     const pos = this.app.pos;
     if (!this.running || !pos) return;
@@ -112,7 +116,7 @@ XQ.Analysis = class {
       if (m.move === this.pvMove) tr.className = "selected";
       const wdl = m.wdl.map((x) => (x / 10).toFixed(0)).join("/");
       const names = this.app.names(m.move);
-      for (const text of [names, m.visits, wdl, m.value.toFixed(3), (m.prior * 100).toFixed(1) + "%", m.pv.join(" ")]) {
+      for (const text of [names, m.visits, wdl, m.value.toFixed(3), (m.prior * 100).toFixed(1) + "%", this.pvText(m.pv).join(" ")]) {
         const td = document.createElement("td");
         td.textContent = text;
         tr.appendChild(td);
@@ -125,8 +129,30 @@ XQ.Analysis = class {
     this.$("analysis-status").textContent = (r.isDuringSearch ? "searching: " : "done: ") + ri.visits + " visits, value " +
       ri.value.toFixed(3) + " for " + side + (ri.scoreCp !== undefined ? ", " + ri.scoreCp + " cp" : "") +
       (ri.mate !== undefined ? ", mate in " + ri.mate : "");
-    const pv = this.currentPv();
+    const pv = this.pvText(this.currentPv());
     this.$("pv-text").textContent = pv.length ? pv.slice(0, this.pvStep).join(" ") + " | " + pv.slice(this.pvStep).join(" ") : "";
+  }
+
+  // A PV's moves in the chosen notation: their names from the server (the moves played on from
+  // the shown position), asked for once per PV and one PV at a time; ICCS until they arrive.
+  pvText(pv) {
+    const kind = this.app.$("notation").value, key = pv.join(" ");
+    const named = this.pvNamed.get(key);
+    if (named) return named.map((n) => n[kind]);
+    if (kind !== "iccs" && pv.length && this.pvNaming === null) {
+      this.pvNaming = key;
+      const gen = this.app.generation, base = this.app.moves.length;
+      XQ.api.position(this.app.startFen, this.app.moves.concat(pv)).then((p) => {
+        if (this.pvNaming === key) this.pvNaming = null;
+        if (gen !== this.app.generation) return;
+        this.pvNamed.set(key, p.history.slice(base));
+        this.draw();
+      }).catch(() => {  // kept in ICCS, and not asked for again
+        if (this.pvNaming === key) this.pvNaming = null;
+        if (gen === this.app.generation) this.pvNamed.set(key, pv.map((m) => ({ iccs: m, wxf: m, chinese: m })));
+      });
+    }
+    return pv;
   }
 
   drawHeat(r, total) {

@@ -41,14 +41,15 @@ XQ.Dashboard = (function () {
         o.value = o.textContent = run.name;
         this.$("ckpt-run").appendChild(o);
       }
-      this.$("ckpt-run").onchange = () => this.loadLists();
+      this.$("ckpt-run").onchange = () => this.loadLists(true);
       this.$("games-file").onchange = () => this.loadGames();
+      this.ticks = 0;
     }
 
     show() {
       if (this.timer) return;
       this.tick();
-      this.loadLists();
+      this.loadLists(true);
       this.timer = setInterval(() => this.tick(), 2000);
     }
 
@@ -61,6 +62,9 @@ XQ.Dashboard = (function () {
       this.ticking = true;
       try {
         await this.tickOnce();
+        // Every fifth tick (10 s) the checkpoints and record files too, as the run writes them;
+        // the games table stays as it is unless its file was missing before.
+        if (++this.ticks % 5 === 0) await this.loadLists(false);
       } finally {
         this.ticking = false;
       }
@@ -167,7 +171,9 @@ XQ.Dashboard = (function () {
       if (!charts.children.length) charts.textContent = "No metrics yet: the curves appear as the run writes metrics.jsonl.";
     }
 
-    async loadLists() {
+    // The checkpoints and record files of the chosen run; `reloadGames`: the games table too
+    // (else only when the chosen file has changed, as when the run had none before).
+    async loadLists(reloadGames) {
       const name = this.$("ckpt-run").value;
       if (!name) return;
       try {
@@ -189,7 +195,7 @@ XQ.Dashboard = (function () {
           const o = document.createElement("option"); o.value = o.textContent = f.file; sel.appendChild(o);
         }
         if (keep && files.some((f) => f.file === keep)) sel.value = keep;
-        await this.loadGames();
+        if (reloadGames || sel.value !== keep) await this.loadGames();
       } catch (e) {
         this.$("dash-status").textContent = name + ": " + e.message;
       }

@@ -10,6 +10,7 @@ XQ.GameGraph = class {
     this.job = null;
     this.scores = [];  // per ply: Red's expected score, or undefined
     this.moves = [];
+    this.names = null;  // the moves' names in every notation, from the server (null: not yet)
     this.startFen = null;
     this.svg = document.getElementById("graph");
     document.getElementById("btn-graph").onclick = () => this.start();
@@ -25,6 +26,7 @@ XQ.GameGraph = class {
     this.startFen = this.app.startFen;
     this.moves = text ? text.split(/[\s,]+/).filter((m) => m) : this.app.moves.slice();
     this.scores = new Array(this.moves.length + 1);
+    this.nameMoves();
     const visits = Math.max(1, parseInt(document.getElementById("graph-visits").value, 10) || 200);
     const plies = [...Array(this.moves.length + 1).keys()];
     const job = XQ.runAnalysis({ fen: this.startFen, moves: this.moves, analyzePlies: plies, maxVisits: visits,
@@ -41,6 +43,7 @@ XQ.GameGraph = class {
     this.startFen = startFen;
     this.moves = moves.slice();
     this.scores = new Array(moves.length + 1);
+    this.nameMoves();
     const redFirst = XQ.fenSide(startFen) === "red";
     values.forEach((v, i) => {
       if (typeof v !== "number") return;
@@ -51,6 +54,15 @@ XQ.GameGraph = class {
       this.scores[moves.length] = result === "1-0" ? 1 : result === "0-1" ? 0 : 0.5;
     document.getElementById("game-moves").value = moves.join(" ");
     this.draw();
+  }
+
+  // The names of the graph's moves (for the blunder list), asked for once per game.
+  nameMoves() {
+    this.names = null;
+    const fen = this.startFen, moves = this.moves;
+    XQ.api.position(fen, moves).then((p) => {
+      if (fen === this.startFen && moves === this.moves) { this.names = p.history; this.listBlunders(); }
+    }).catch(() => {});  // an illegal line keeps its ICCS
   }
 
   update(a) {
@@ -98,11 +110,12 @@ XQ.GameGraph = class {
       if (drop > 0.1) out.push({ ply: i, drop, move: this.moves[i], side: redMoved ? "Red" : "Black" });
     }
     out.sort((x, y) => y.drop - x.drop);
-    const ol = document.getElementById("blunders");
+    const ol = document.getElementById("blunders"), kind = document.getElementById("notation").value;
     ol.innerHTML = "";
     for (const b of out.slice(0, 5)) {
       const li = document.createElement("li");
-      li.textContent = `move ${b.ply + 1} (${b.side}) ${b.move}: -${(100 * b.drop).toFixed(0)}%`;
+      const name = this.names && this.names[b.ply] ? this.names[b.ply][kind] : b.move;
+      li.textContent = `move ${b.ply + 1} (${b.side}) ${name}: -${(100 * b.drop).toFixed(0)}%`;
       li.style.cursor = "pointer";
       li.onclick = () => this.app.loadGame(this.startFen, this.moves, b.ply);
       ol.appendChild(li);

@@ -23,7 +23,7 @@ XQ.App = class {
     this.$("btn-flip").onclick = () => this.board.setFlipped(!this.board.flipped);
     this.$("btn-new").onclick = () => { this.redoStack = []; this.setGame(this.info.startFen, []); };
     this.$("btn-fen").onclick = () => { this.redoStack = []; this.setGame(this.$("fen").value.trim(), []); };
-    this.$("notation").onchange = () => { this.renderMoves(); this.analysis.draw(); };
+    this.$("notation").onchange = () => { this.renderMoves(); this.analysis.draw(); this.graph.listBlunders(); };
     this.$("net-side").onchange = () => this.maybeNetMove();
     this.$("btn-net-move").onclick = () => this.maybeNetMove(true);
     for (const tab of document.querySelectorAll(".tab")) tab.onclick = () => this.showView(tab.dataset.view);

@@ -4,8 +4,8 @@
 // the board on a phone-sized screen (no sideways scrolling, a move by tapping).
 // usage: node serve_page.mjs URL SCREENSHOT_DIR METRICS_FILE
 import { chromium } from "playwright-core";
-import { appendFileSync } from "node:fs";
-import { join } from "node:path";
+import { appendFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 const [url, shots, metricsFile] = process.argv.slice(2);
 const fail = (msg) => { console.error("browser test: FAILED: " + msg); process.exit(1); };
@@ -45,6 +45,14 @@ try {
   check(arrows >= 1, arrows + " analysis arrows drawn");
   check((await page.locator("#heat-layer rect").count()) > 0, "the policy heat map is drawn");
   check((await page.locator("#moves-table tbody tr").count()) >= 1, "the table lists the top moves");
+  // The PV column and the PV line in the chosen notation (Chinese here), ICCS when chosen.
+  await page.waitForFunction(() => /^[\u4e00-\u9fff１-９1-9]/.test((document.querySelector("#moves-table td.pv")?.textContent || "")) &&
+                                    !/[a-i][0-9][a-i][0-9]/.test(document.getElementById("pv-text").textContent));
+  check(true, "the PVs are written in Chinese notation: " + (await page.textContent("#moves-table td.pv")));
+  await page.selectOption("#notation", "iccs");
+  await page.waitForFunction(() => /^[a-i][0-9][a-i][0-9]( |$)/.test((document.querySelector("#moves-table td.pv")?.textContent || "")));
+  check(true, "and in ICCS when ICCS is chosen: " + (await page.textContent("#moves-table td.pv")));
+  await page.selectOption("#notation", "chinese");
   await page.screenshot({ path: join(shots, "board.png") });
 
   // The PV, one step forward and back, leaves the game as it was.
@@ -115,19 +123,34 @@ try {
   await page.click("#tab-dash");
   await page.waitForSelector("#charts svg polyline.curve");
   const points = () => page.evaluate(() => {
-    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    const c = document.querySelector('#charts polyline.curve[data-label="train · demo-run"]');
     return c ? c.getAttribute("points").trim().split(/\s+/).length : 0;
   });
   const before = await points();
   check(before >= 2, "the policy-loss curve has " + before + " points");
+  // Two runs served: both listed, overlaid on one chart (one dash style each), and one hidden
+  // by its box.
+  check((await page.locator("#run-list input[type=checkbox]").count()) === 2, "both served runs are listed");
+  const overlaid = () => page.evaluate(() => [...document.querySelectorAll("#charts .chart:first-child polyline.curve")]
+    .map((c) => c.getAttribute("data-label")).filter((l) => l.startsWith("train · ")).sort().join(", "));
+  check((await overlaid()) === "train · demo-run, train · other-run", "the runs' curves are overlaid: " + (await overlaid()));
+  await page.locator("#run-list input[type=checkbox]").nth(1).uncheck();
+  check((await overlaid()) === "", "one run hidden by its box leaves the curves unlabelled by run: " + (await overlaid()));
+  await page.locator("#run-list input[type=checkbox]").nth(1).check();
   await page.screenshot({ path: join(shots, "dashboard.png"), fullPage: true });
   appendFileSync(metricsFile, JSON.stringify({ kind: "train", step: 400, time_s: 40, policy_loss: 2.9, policy_entropy: 2.5,
                                                 value_loss: 0.9, value_entropy: 1.0, search_kl: 0.2 }) + "\n");
   await page.waitForFunction((n) => {
-    const c = document.querySelector('#charts polyline.curve[data-label^="train"]');
+    const c = document.querySelector('#charts polyline.curve[data-label="train · demo-run"]');
     return c && c.getAttribute("points").trim().split(/\s+/).length > n;
   }, before);
   check(true, "the curve grew without a reload as metrics.jsonl grew");
+  // A checkpoint written while the page is open is listed without a reload (the lists follow
+  // the run every 10 s).
+  writeFileSync(join(dirname(metricsFile), "checkpoints", "ckpt-00000400.xqz"), "not read by the list");
+  await page.waitForFunction(() => [...document.querySelectorAll("#ckpt-table tbody td:first-child")]
+    .some((td) => td.textContent === "400"), null, { timeout: 30000 });
+  check(true, "a new checkpoint appears in the list without a reload");
 
   // A recent game of the run, replayed on the board.
   await page.waitForSelector("#games-table tbody tr button");
@@ -138,6 +161,19 @@ try {
   check(true, "a recorded game opens on the board and steps forward");
   const recorded = await page.evaluate(() => document.getElementById("graph-line").getAttribute("points").trim().split(/\s+/).length);
   check(recorded > 10, "its recorded values are drawn on the value graph (" + recorded + " points)");
+
+  // The graph's blunder list and a click on the graph: a game whose values say Black's second
+  // move (h9g7) threw away 0.4 of the expected score.
+  await page.evaluate(() => XQ.app.graph.showRecord(XQ.app.info.startFen, ["h2e2", "h9g7", "b0c2"], [0, 0, 0.8], "*"));
+  await page.waitForFunction(() => document.querySelector("#blunders li")?.textContent === "move 2 (Black) 马8进7: -40%");
+  check(true, "the blunder list names the largest drop in the chosen notation (马8进7)");
+  await page.click("#blunders li");
+  await page.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2" && XQ.app.redoStack.length === 2);
+  check(true, "a blunder in the list opens the position before it");
+  const g = await page.locator("#graph").boundingBox();
+  await page.mouse.click(g.x + (30 + (2 / 3) * 462) / 500 * g.width, g.y + g.height / 2);
+  await page.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2 h9g7");
+  check(true, "a click on the graph jumps to that ply");
 
   // A phone in portrait (390 x 844 CSS pixels): one column, the board as wide as the screen
   // allows, nothing wider than the screen (no sideways scrolling).
@@ -156,6 +192,21 @@ try {
   await phone.tap('rect.sq-hit[data-square="e2"]');
   await phone.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2");
   check(true, "on a phone a move is made by tapping");
+  // A drag with a finger (touch events, as a phone sends them): the board does not pan the page
+  // instead, and the move is played.
+  const touch = await phone.context().newCDPSession(phone);
+  const at = async (sq) => {
+    const b = await phone.locator(`rect.sq-hit[data-square="${sq}"]`).boundingBox();
+    return { x: b.x + b.width / 2, y: b.y + b.height / 2 };
+  };
+  const from = await at("h9"), to = await at("g7");
+  await touch.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [from] });
+  for (let i = 1; i <= 8; i++)
+    await touch.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [{ x: from.x + (to.x - from.x) * i / 8,
+                                                                                       y: from.y + (to.y - from.y) * i / 8 }] });
+  await touch.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+  await phone.waitForFunction(() => XQ.app.moves.join(" ") === "h2e2 h9g7");
+  check(true, "on a phone a move is made by dragging a piece with a finger");
   await phone.screenshot({ path: join(shots, "board-phone.png"), fullPage: true });
 } finally {
   await browser.close();
