@@ -90,8 +90,10 @@ bool GameSlot::play_searched_move(std::mt19937_64& rng) {
   mr->set_visits(r.visits);
   ++stats_.moves;
   if (full_) {
+    const double kl = search_kl(r);
+    mr->set_surprise(float(kl));
     ++stats_.training_moves;
-    stats_.search_kl_micro += uint64_t(std::llround(search_kl(r) * 1e6));
+    stats_.search_kl_micro += uint64_t(std::llround(kl * 1e6));
     ++stats_.searches_full;
   }
   game_.play(chosen);

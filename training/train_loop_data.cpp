@@ -1,6 +1,7 @@
 // TrainLoop (training/train_loop_impl.h): the replay window and its held-out slice, the
 // games of self-play workers, and the in-process self-play.
 #include "training/train_loop_impl.h"
+#include "training/surprise_weight.h"
 
 namespace xq::training {
 
@@ -17,8 +18,15 @@ bool held_out(const xqzero::GameRecord& g, double fraction) {
 }  // namespace
 
 // Routes one finished game's targets to the window or the held-out slice, and counts it.
+// Window samples enter as many times as sampling by surprise says (training.surprise_weight);
+// the held-out slice keeps one of each, so its losses stay comparable between configs.
 void TrainLoop::add_game(const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions) {
-  (held_out(g, tc().heldout_fraction()) ? *heldout_ : *window_).add(positions);
+  if (held_out(g, tc().heldout_fraction()))
+    heldout_->add(positions);
+  else if (tc().surprise_weight() > 0)
+    window_->add(with_copies(positions, surprise_copies(g, tc().fast_value_targets(), tc().surprise_weight())));
+  else
+    window_->add(positions);
   Termination end = Termination::ONGOING;  // unknown names count as "ongoing"
   parse_termination(g.termination(), end);
   ++games_by_end_[int(end)];

@@ -52,6 +52,14 @@ int material_half_pawns(const Position& pos, Color side) {
   return sum;
 }
 
+bool has_policy_target(const xqzero::MoveRecord& move) {
+  return move.training_target() && move.policy_label_size() > 0;
+}
+
+bool is_training_sample(const xqzero::MoveRecord& move, bool fast_value_targets) {
+  return fast_value_targets || has_policy_target(move);
+}
+
 std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, bool fast_value_targets) {
   Result result;
   if (!parse_result(record.result(), result) || result == Result::ONGOING)
@@ -69,8 +77,8 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
     const Position& pos = game.position();
     root_values.push_back(mr.root_value());
     red_material.push_back(material_half_pawns(pos, RED) - material_half_pawns(pos, BLACK));
-    const bool policy_target = mr.training_target() && mr.policy_label_size() > 0;
-    if (policy_target || fast_value_targets) {
+    const bool policy_target = has_policy_target(mr);
+    if (is_training_sample(mr, fast_value_targets)) {
       TrainingPosition p{};
       p.encoding = nn::encode(pos, game.repetition_count());
       const Color us = game.side_to_move();

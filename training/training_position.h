@@ -51,6 +51,12 @@ constexpr int kMaterialHorizon = 12;
 // 1 / (1 - L) = 6 plies) and the result by what is left.
 constexpr double kShortValueLambda = 5.0 / 6.0;
 
+// Whether a recorded move carries a policy target (a full search's, with its weights).
+bool has_policy_target(const xqzero::MoveRecord& move);
+// Whether positions_of makes a sample of a recorded move: a policy target or, with
+// `fast_value_targets`, any move (value-only when it has no policy target).
+bool is_training_sample(const xqzero::MoveRecord& move, bool fast_value_targets);
+
 // The training samples of one recorded game, in move order: the moves marked as training
 // targets and, with `fast_value_targets` (training.fast_value_targets), every other move as a
 // value-only sample (n_policy 0: no policy target). Throws std::runtime_error when the record

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "config.pb.h"
 #include "nn/evaluator.h"
 #include "selfplay/selfplay.h"
 
