@@ -304,11 +304,15 @@ int Search::select_puct(NodeId n, bool is_root, const NodeId* kids, bool skip_pr
   return std::max(best, 0);
 }
 
+// Mixes Dirichlet noise into the root's priors in the tree, and keeps the net's priors for
+// result() (the targets' surprise and search_kl are measured against those).
 void Search::apply_root_noise() {
   if (root_noise_applied_) return;
   root_noise_applied_ = true;
+  root_net_prior_.clear();
   Node& r = tree_.node(tree_.root());
   if (r.num_edges < 2 || params_.dirichlet_fraction <= 0) return;
+  for (int e = 0; e < r.num_edges; ++e) root_net_prior_.push_back(tree_.prior(r, e));
   std::gamma_distribution<float> gamma(params_.dirichlet_alpha, 1.0f);
   std::vector<float> eta(r.num_edges);
   float sum = 0;

@@ -70,7 +70,7 @@ struct SearchParams {
 // One root move's statistics.
 struct RootMove {
   Move move;
-  float prior = 0;
+  float prior = 0;  // the net's prior (before any root noise of the search)
   uint32_t visits = 0;
   float q = 0;                   // mean (win - loss) for the side to move at the root
   float draw = 0;                // mean draw probability
@@ -203,6 +203,7 @@ class Search {
   uint32_t start_visits_ = 0;  // root visits at start_move() (kept from tree reuse)
   bool exploration_ = false;
   bool root_noise_applied_ = false;
+  std::vector<float> root_net_prior_;  // the root's priors before apply_root_noise (empty: none)
   std::vector<Move> root_moves_;   // the root's legal moves in edge order (set by start_move)
   Position root_position_;         // the root position (set by start_move)
   std::vector<Move> root_filter_;  // set_root_filter()

@@ -66,10 +66,11 @@ SearchResult Search::result() const {
   assert(!r.expanded || root_moves_.size() == r.num_edges);
   NodeId kids[MAX_MOVES];
   tree_.children_of(r, kids);
+  const bool noised = root_noise_applied_ && root_net_prior_.size() == size_t(r.num_edges);
   for (int e = 0; e < r.num_edges; ++e) {
     RootMove m;
     m.move = root_moves_[size_t(e)];
-    m.prior = tree_.prior(r, e);
+    m.prior = noised ? root_net_prior_[size_t(e)] : tree_.prior(r, e);
     if (const NodeId c = kids[e]; c != kNoNode) {
       const Node& ch = tree_.node(c);
       m.visits = ch.visits;

@@ -158,6 +158,29 @@ TEST(Search, ImmediateWinAtTheRootIsPlayedOutsideTheCandidates) {
   }
 }
 
+// Root noise changes what PUCT explores, not the prior a result reports: RootMove.prior is the
+// net's (self-play's surprise and search_kl are measured against it), with or without noise.
+TEST(Search, ResultReportsTheNetsPriorUnderRootNoise) {
+  Game game;
+  SearchParams params = puct();
+  params.dirichlet_fraction = 0.5f;
+  nn::TestEvaluator evaluator(3);
+  Search quiet(params, 1), noisy(params, 1);
+  const SearchResult a = quiet.run(game, evaluator, 64, false);
+  const SearchResult b = noisy.run(game, evaluator, 64, true);
+  ASSERT_EQ(a.moves.size(), b.moves.size());
+  double prior_sum = 0;
+  bool visits_differ = false;
+  for (size_t i = 0; i < a.moves.size(); ++i) {
+    ASSERT_EQ(a.moves[i].move, b.moves[i].move);
+    EXPECT_FLOAT_EQ(a.moves[i].prior, b.moves[i].prior) << move_to_iccs(a.moves[i].move);
+    prior_sum += b.moves[i].prior;
+    visits_differ |= a.moves[i].visits != b.moves[i].visits;
+  }
+  EXPECT_NEAR(prior_sum, 1.0, 1e-4);
+  EXPECT_TRUE(visits_differ) << "the noise took effect on the search";
+}
+
 TEST(Search, ImmediateWinCheckCanBeTurnedOff) {
   // Without the check, the position after a move that allows a mate goes to the network
   // like any other: every root move's first visit is one evaluation.
