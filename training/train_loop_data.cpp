@@ -19,14 +19,17 @@ bool held_out(const xqzero::GameRecord& g, double fraction) {
 
 // Routes one finished game's targets to the window or the held-out slice, and counts it.
 // Window samples enter as many times as sampling by surprise says (training.surprise_weight);
-// the held-out slice keeps one of each, so its losses stay comparable between configs.
+// the held-out slice keeps one of each, so its losses stay comparable between configs. The
+// counts (window_targets_: the "positions" of the metrics and the pacing) take each target once.
 void TrainLoop::add_game(const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions) {
-  if (held_out(g, tc().heldout_fraction()))
+  const bool held = held_out(g, tc().heldout_fraction());
+  if (held)
     heldout_->add(positions);
   else if (tc().surprise_weight() > 0)
     window_->add(with_copies(positions, surprise_copies(g, tc().fast_value_targets(), tc().surprise_weight())));
   else
     window_->add(positions);
+  if (!held) window_targets_ += int64_t(positions.size());
   Termination end = Termination::ONGOING;  // unknown names count as "ongoing"
   parse_termination(g.termination(), end);
   ++games_by_end_[int(end)];
@@ -37,6 +40,7 @@ void TrainLoop::add_game(const xqzero::GameRecord& g, const std::vector<Training
 // The replay window, rebuilt from the games on disk.
 void TrainLoop::rebuild_window() {
   window_ = std::make_unique<ReplayWindow>(tc().window_min(), tc().window_max(), tc().window_fraction());
+  window_targets_ = 0;
   heldout_ = std::make_unique<ReplayWindow>(kHeldOutPositions, kHeldOutPositions, 1.0);
   scanner_ = std::make_unique<records::RecordScanner>(games_dir_.string());
   // Unusable games are skipped with one warning per file (the scanner replays each game once).
@@ -51,7 +55,7 @@ void TrainLoop::rebuild_window() {
         tc().fast_value_targets());
   });
   if (games_on_disk_ > 0)
-    out_ << "train: " << games_on_disk_ << " games and " << window_->total_added() << " target positions on disk\n";
+    out_ << "train: " << games_on_disk_ << " games and " << window_targets_.load() << " target positions on disk\n";
 }
 
 // Games that self-play workers (`xqzero selfplay --follow`) wrote since the last scan: every

@@ -147,6 +147,7 @@ class TrainLoop {
   std::unique_ptr<records::RecordScanner> scanner_;
   int64_t games_by_end_[TERMINATION_NB] = {}, targets_by_end_[TERMINATION_NB] = {};
   std::atomic<int64_t> selfplay_moves_{0};      // moves of every game of the run (max_positions)
+  std::atomic<int64_t> window_targets_{0};      // target positions of the window's games, each once
   double run_seconds_before_ = 0;               // the run's time in earlier invocations (metrics "run_s")
   int64_t games_on_disk_ = 0;                   // found in games/: at the start, and later written by workers
   int64_t worker_games_ = 0, stale_games_ = 0;  // read while training (train thread only)

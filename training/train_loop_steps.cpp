@@ -18,7 +18,7 @@ void TrainLoop::add_stats(Json& j) {
   const auto& st = runner_->stats();
   const double games = double(st.games.load());
   j["games"] = games_on_disk_ + games_this_run_.load();
-  j["positions"] = window_->total_added();
+  j["positions"] = window_targets_.load();
   j["selfplay_moves"] = selfplay_moves_.load();
   j["window"] = window_->window_size();
   j["selfplay_positions_per_s"] = figure(double(st.moves.load()) / std::max(1e-9, elapsed()));
@@ -45,9 +45,9 @@ void TrainLoop::console(bool force) {
                 "train: %6.0fs step %lld | games %lld (%.1f plies avg) | targets %lld, window %lld | "
                 "samples/target %.2f | policy %.3f (floor %.3f) value %.3f (baseline %.3f) | lr %.4g\n",
                 elapsed(), (long long)trainer_->steps(), (long long)(games_on_disk_ + games_this_run_.load()),
-                games > 0 ? double(st.plies_sum.load()) / games : 0.0, (long long)window_->total_added(),
+                games > 0 ? double(st.plies_sum.load()) / games : 0.0, (long long)window_targets_.load(),
                 (long long)window_->window_size(),
-                double(trainer_->samples_trained()) / std::max<double>(1, double(window_->total_added())),
+                double(trainer_->samples_trained()) / std::max<double>(1, double(window_targets_.load())),
                 sums_.mean(sums_.policy), sums_.mean(sums_.policy_entropy), sums_.mean(sums_.value),
                 sums_.mean(sums_.value_entropy), lr_last_);
   out_ << line << std::flush;
@@ -125,7 +125,7 @@ bool TrainLoop::wait_for_data() {
   // A rank other than 0 waits only until it has games to sample from: rank 0, which sees
   // its self-play games first, applies the bounds for all.
   if (!lead_) return window_->window_size() < batch_share();
-  const int64_t total = window_->total_added();
+  const int64_t total = window_targets_.load();
   const bool started_training = total >= tc().min_positions();
   runner_->set_paused(started_training && tc().min_samples_per_position() > 0 &&
                       double(trainer_->samples_trained()) < tc().min_samples_per_position() * double(total));

@@ -86,6 +86,27 @@ TEST(SurpriseWeight, CopiesFollowTheWeightInExpectation) {
   }
 }
 
+// Copies line up with the samples whichever way fast moves count: a fast (value-only) move
+// between full searches with surprises 2, 4, 0 and 2 (mean 2; at s = 1 the copies are exactly
+// 1, 2, 0 and 1) keeps one copy as a value sample, and is no sample at all without
+// fast_value_targets.
+TEST(SurpriseWeight, CopiesLineUpWithTheSamplesAroundAFastMove) {
+  xqzero::GameRecord g;
+  g.set_seed(11);
+  const float surprise[] = {2.0f, 4.0f, -1.0f, 0.0f, 2.0f};  // -1: the fast move
+  for (float k : surprise) {
+    xqzero::MoveRecord* m = g.add_moves();
+    m->set_training_target(k >= 0);
+    if (k < 0) continue;
+    m->add_policy_label(0);
+    m->add_policy_weight(1.0f);
+    m->set_surprise(k);
+  }
+  EXPECT_EQ(surprise_copies(g, true, 1.0), (std::vector<int>{1, 2, 1, 0, 1}));
+  EXPECT_EQ(surprise_copies(g, false, 1.0), (std::vector<int>{1, 2, 0, 1}));
+  EXPECT_EQ(surprise_copies(g, true, 0.0), (std::vector<int>{1, 1, 1, 1, 1}));
+}
+
 // Records written before the field (no surprise), and games whose surprises are all 0,
 // weigh every sample alike.
 TEST(SurpriseWeight, GamesWithoutSurpriseWeighAlike) {
