@@ -126,9 +126,11 @@ void UciEngine::cmd_uci() {
   emit("uciok");
 }
 
+// Idle, every isready says which net plays (a GUI that connects later sees it too), or why the
+// WeightsFile set last could not be loaded (and which net it keeps).
 void UciEngine::cmd_isready() {
   if (!search_->busy()) {
-    ensure_evaluator();
+    if (!ensure_evaluator() && evaluator_ && weights_error_.empty()) emit("info string net: " + net_description_);
     report_weights_error();
   }
   emit("readyok");
@@ -145,8 +147,9 @@ void UciEngine::make_idle() {
 // Builds the evaluator the options name when they changed. A WeightsFile that cannot be
 // loaded never falls back to uniform priors: the previous net stays (or none, when there was
 // none) and weights_error_ says why, at every isready and go until a loadable one is set.
-void UciEngine::ensure_evaluator() {
-  if (!evaluator_dirty_) return;
+// True when it built a net now (and said which).
+bool UciEngine::ensure_evaluator() {
+  if (!evaluator_dirty_) return false;
   evaluator_dirty_ = false;
   xqzero::EvaluatorConfig ec = config_.evaluator();
   ec.set_cache_entries(hash_split().cache_entries);  // the cache's share of Hash
@@ -161,10 +164,12 @@ void UciEngine::ensure_evaluator() {
     weights_error_.clear();
     net_description_ = uniform ? "uniform priors (no network)" : file + " (" + evaluator_->describe() + ")";
     emit("info string net: " + net_description_);
+    return true;
   } catch (const std::exception& e) {
     weights_error_ = "cannot load WeightsFile '" + clip(weights) + "': " + clip_echo(e.what(), weights) +
                      (evaluator_ ? "; keeping " + net_description_ : "; no net to play with");
   }
+  return false;
 }
 
 void UciEngine::report_weights_error() {

@@ -85,7 +85,7 @@ class UciEngine {
   void cmd_setoption(const std::string& line);
   void cmd_display();
   void make_idle();
-  void ensure_evaluator();
+  bool ensure_evaluator();
   void report_weights_error();
   Option* find_option(const std::string& name);
 

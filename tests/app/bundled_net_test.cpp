@@ -179,14 +179,43 @@ TEST(BundledNet, InstalledBinaryFindsTheInstalledNet) {
   for (const std::string& f : {log, out}) std::remove(f.c_str());
 }
 
+// The built binary, as a GUI starts it: no options, and every isready names the bundled net
+// (a GUI that sends its first isready late, or several, sees it each time; an isready during
+// a search answers readyok alone, so both come before the go here).
+TEST(BundledNet, BuiltBinaryNamesTheNetAtEveryIsready) {
+  const std::string out = temp_path("isready.txt");
+  const std::string play = std::string("printf 'uci\\nisready\\nisready\\nposition startpos\\ngo nodes 8\\nquit\\n' | '") +
+                           XQZERO_BINARY + "' uci > '" + out + "' 2>&1";
+  ASSERT_EQ(std::system(play.c_str()), 0) << read_text(out);
+  const std::string text = read_text(out);
+  std::remove(out.c_str());
+  std::vector<std::string> named;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind("info string net: ", 0) == 0) named.push_back(line);
+  ASSERT_EQ(named.size(), 2u) << text;
+  for (const auto& line : named) {
+    EXPECT_NE(line.find(std::string("/") + nn::kBundledNetFile + " ("), std::string::npos) << line;
+    EXPECT_NE(line.find("3x32"), std::string::npos) << line;
+  }
+  EXPECT_EQ(text.find("bestmove (none)"), std::string::npos) << text;
+}
+
 // A named file that cannot be loaded: every go says so and, with no net loaded before,
 // refuses with bestmove (none); nothing is searched with uniform priors.
 TEST(BundledNet, UnloadableWeightsWithoutAPreviousNetRefuse) {
   const auto lines = session(
       "setoption name WeightsFile value /nonexistent/net.xqz\nisready\nposition startpos\ngo nodes 10\ngo nodes 10\n",
       xqzero::Config());
-  EXPECT_EQ(with_prefix(lines, "info string cannot load WeightsFile '/nonexistent/net.xqz'").size(), 3u)
-      << "at isready and at each go";
+  const auto errors = with_prefix(lines, "info string cannot load WeightsFile '/nonexistent/net.xqz': ");
+  ASSERT_EQ(errors.size(), 3u) << "at isready and at each go";
+  // The reason follows the file's name: the loader's message, then what the engine does.
+  const std::string prefix = "info string cannot load WeightsFile '/nonexistent/net.xqz': ";
+  const std::string tail = "; no net to play with";
+  ASSERT_GT(errors[0].size(), prefix.size() + tail.size()) << errors[0];
+  EXPECT_EQ(errors[0].substr(errors[0].size() - tail.size()), tail) << errors[0];
+  EXPECT_NE(errors[0].substr(prefix.size(), errors[0].size() - prefix.size() - tail.size()).find_first_not_of(' '),
+            std::string::npos) << "a reason is given: " << errors[0];
   EXPECT_EQ(with_prefix(lines, "bestmove (none)").size(), 2u);
   EXPECT_EQ(with_prefix(lines, "info depth").size(), 0u) << "no search without a net";
   EXPECT_EQ(with_prefix(lines, "info string net:").size(), 0u);
