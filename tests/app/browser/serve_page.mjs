@@ -1,5 +1,6 @@
 // The page of `xqzero serve` in a real browser (the system Chromium, driven by playwright-core):
-// a move made by clicking, analysis arrows and the evaluation read, the PV stepped, the
+// a move made by clicking, analysis arrows and the evaluation read, the PV stepped (also while a
+// search runs), four pages analysing at once and three leaving mid-analysis, the
 // dashboard's curves seen and followed as metrics.jsonl grows, a game replayed on the board, and
 // the board on a phone-sized screen (no sideways scrolling, a move by tapping).
 // usage: node serve_page.mjs URL SCREENSHOT_DIR METRICS_FILE
@@ -66,6 +67,51 @@ try {
   check((await page.locator("#arrow-layer g.arrow").count()) >= 1, "back at the analysed position its arrows return");
   check((await page.evaluate(() => XQ.app.moves.length)) === 1, "stepping the PV leaves the game unchanged");
   await page.click("#btn-analyse");  // stop
+
+  // The same while a search runs: the reports that keep arriving never redraw the analysed
+  // position's arrows or heat over the PV step (each report did so before the fix in analysis.js).
+  const searched = () => page.evaluate(() => {
+    const m = document.getElementById("analysis-status").textContent.match(/^searching: (\d+) visits/);
+    return m ? parseInt(m[1], 10) : -1;
+  });
+  const nextReport = (after) => page.waitForFunction((n) => {
+    const m = document.getElementById("analysis-status").textContent.match(/^searching: (\d+) visits/);
+    return m && parseInt(m[1], 10) > n;
+  }, after);
+  await page.fill("#visits", "200000");
+  await page.click("#btn-analyse");
+  await nextReport(50);
+  await page.click("#pv-fwd");
+  await page.waitForFunction(() => !XQ.app.board.interactive);
+  for (let i = 0; i < 2; i++) await nextReport(await searched());
+  check((await page.locator("#arrow-layer g.arrow").count()) === 0 && (await page.locator("#heat-layer rect").count()) === 0 &&
+        !(await page.evaluate(() => XQ.app.board.interactive)),
+        "a PV step stays without the analysed position's arrows and heat while reports arrive (" + (await searched()) + " visits)");
+  await page.click("#pv-back");
+  await page.waitForFunction(() => XQ.app.board.interactive);
+  await nextReport(await searched());
+  check((await page.locator("#arrow-layer g.arrow").count()) >= 1, "back at the analysed position, the running search's arrows return");
+
+  // More clients at once: three more pages analyse the start position beside the running search,
+  // then go away mid-analysis (closed without a stop); the first page's search goes on.
+  const others = await Promise.all([0, 1, 2].map(async () => {
+    const p = await browser.newPage({ viewport: { width: 1300, height: 980 } });
+    p.setDefaultTimeout(120000);
+    p.on("pageerror", (e) => errors.push(e.message));
+    await p.goto(url);
+    await p.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
+    await p.fill("#visits", "200000");
+    await p.click("#btn-analyse");
+    return p;
+  }));
+  await Promise.all(others.map((p) => p.waitForSelector("#arrow-layer g.arrow")));
+  check(true, "four pages analyse at once, each with its arrows");
+  await Promise.all(others.map((p) => p.close()));
+  await nextReport(await searched());
+  await nextReport(await searched());
+  check(true, "three pages closed mid-analysis; the first page's search still reports (" + (await searched()) + " visits)");
+  await page.click("#btn-analyse");  // stop
+  await page.fill("#visits", "400");
 
   // Undo and redo.
   await page.click("#btn-undo");
