@@ -106,7 +106,7 @@ XQ.Analysis = class {
     if (this.pvStep > 0) {
       board.clearAnalysis();  // the board shows a PV step: the analysed position's arrows would mislead
     } else {
-      board.setArrows(shown.map((m) => ({ move: m.move, share: m.visits / total,
+      board.setArrows(shown.map((m) => ({ move: m.move, share: m.visits / total, wdl: m.wdl,
         label: m.visits >= 1000 ? (m.visits / 1000).toFixed(1) + "k" : String(m.visits) })));
       this.drawHeat(r, total);
     }

@@ -179,6 +179,7 @@ XQ.Board = (function () {
     }
 
     // moves: [{move, visits, share (0..1), label}], best first.
+    // moves: [{move, share (0..1, the width), label (visits), wdl (per mille, optional)}].
     setArrows(moves) {
       this.arrowLayer.innerHTML = "";
       moves.forEach((m, i) => {
@@ -192,6 +193,11 @@ XQ.Board = (function () {
         el("polygon", { fill: color, points: [x2, y2, hx - uy * (w + 5), hy + ux * (w + 5), hx + uy * (w + 5), hy - ux * (w + 5)].join(" ") }, g);
         el("circle", { cx: x2 - ux * 24, cy: y2 - uy * 24, r: 13, fill: color }, g);
         el("text", { class: "arrow-label", x: x2 - ux * 24, y: y2 - uy * 24 }, g).textContent = m.label;
+        if (m.wdl) {  // the mover's win/draw/loss in percent, under the visits, and in full on hover
+          const pct = m.wdl.map((x) => (x / 10).toFixed(0));
+          el("text", { class: "arrow-wdl", x: x2 - ux * 24, y: y2 - uy * 24 + 21 }, g).textContent = pct.join("/");
+          el("title", {}, g).textContent = m.move + ": " + m.label + " visits, win/draw/loss " + pct.join("/") + " %";
+        }
       });
     }
 

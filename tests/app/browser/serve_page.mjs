@@ -19,6 +19,12 @@ try {
   const page = await browser.newPage({ viewport: { width: 1300, height: 980 } });
   page.setDefaultTimeout(120000);
   page.on("pageerror", (e) => errors.push(e.message));
+  // Nothing from the internet: every request goes to the server itself (no CDN, no web font).
+  const origin = new URL(url).origin;
+  const ownOnly = (p) => p.on("request", (r) => {
+    if (!r.url().startsWith(origin + "/") && !r.url().startsWith("data:")) errors.push("a request off the server: " + r.url());
+  });
+  ownOnly(page);
   // The deliberate bad FEN below is answered 400, which Chromium logs; any other error counts.
   page.on("console", (m) => { if (m.type() === "error" && !/status of 400/.test(m.text())) errors.push(m.text()); });
   await page.goto(url);
@@ -44,6 +50,12 @@ try {
   check(red >= 0 && red <= 1, "the evaluation bar shows Red's expected score " + red.toFixed(3));
   const arrows = await page.locator("#arrow-layer g.arrow").count();
   check(arrows >= 1, arrows + " analysis arrows drawn");
+  const wdl = await page.textContent("#arrow-layer g.arrow text.arrow-wdl");
+  const parts = wdl.split("/").map(Number);
+  check(parts.length === 3 && parts.every((x) => x >= 0 && x <= 100) && Math.abs(parts[0] + parts[1] + parts[2] - 100) <= 2,
+        "the first arrow shows the mover's win/draw/loss: " + wdl + " %");
+  check(/visits, win\/draw\/loss \d+\/\d+\/\d+ %$/.test(await page.textContent("#arrow-layer g.arrow title")),
+        "and names them in full on hover");
   check((await page.locator("#heat-layer rect").count()) > 0, "the policy heat map is drawn");
   check((await page.locator("#moves-table tbody tr").count()) >= 1, "the table lists the top moves");
   // The PV column and the PV line in the chosen notation (Chinese here), ICCS when chosen.
@@ -98,6 +110,7 @@ try {
     const p = await browser.newPage({ viewport: { width: 1300, height: 980 } });
     p.setDefaultTimeout(120000);
     p.on("pageerror", (e) => errors.push(e.message));
+    ownOnly(p);
     await p.goto(url);
     await p.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
     await p.fill("#visits", "200000");
@@ -227,6 +240,7 @@ try {
                                         hasTouch: true });
   phone.setDefaultTimeout(120000);
   phone.on("pageerror", (e) => errors.push(e.message));
+  ownOnly(phone);
   await phone.goto(url);
   await phone.waitForSelector('.piece[data-square="h2"][data-piece="C"]');
   const fit = await phone.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: window.innerWidth,
@@ -257,4 +271,5 @@ try {
 } finally {
   await browser.close();
 }
-check(errors.length === 0, "no script errors on the page" + (errors.length ? ": " + errors.join("; ") : ""));
+check(errors.length === 0, "no script errors on the page and no request off the server" +
+      (errors.length ? ": " + errors.join("; ") : ""));
