@@ -10,7 +10,11 @@ here="$(cd "$(dirname "$0")" && pwd)"
 xqzero="$1"
 shots="${2:-$PWD/serve-screenshots}"
 chromium="${CHROMIUM:-/usr/bin/chromium}"
-skip() { echo "serve_browser_test: SKIPPED: $1" >&2; exit 77; }
+# With XQZERO_REQUIRE_BROWSER=1 (CI sets it) a missing browser is a failure, not a skip.
+skip() {
+  if [ "${XQZERO_REQUIRE_BROWSER:-0}" = 1 ]; then echo "serve_browser_test: FAILED: $1 (XQZERO_REQUIRE_BROWSER=1)" >&2; exit 1; fi
+  echo "serve_browser_test: SKIPPED: $1" >&2; exit 77
+}
 [ -x "$chromium" ] || skip "no Chromium at $chromium (apt-get install chromium)"
 command -v node >/dev/null || skip "no node (apt-get install nodejs)"
 [ -d "$here/browser/node_modules/playwright-core" ] || skip "no playwright-core (npm install --prefix tests/app/browser)"
