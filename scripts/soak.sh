@@ -13,7 +13,8 @@
 #     resumed trainer says it resumes from that checkpoint;
 #   - metrics.jsonl has no duplicated line: each (kind, step) of train and generation lines
 #     once, steps increasing within each kind, every line whole JSON but possibly the last;
-#   - every record file reads (xqzero dump exits 0 on it);
+#   - every record file reads (xqzero dump exits 0 on it, the first round it is there) and keeps
+#     its bytes in every later round (SHA-256);
 #   - no game is on disk twice (no two records with the same network, seed and moves: a worker
 #     restarted on the same checkpoint must not replay its earlier games), and the resumed
 #     trainer counts exactly the games on disk ("N games ... on disk" = the records).
@@ -78,9 +79,17 @@ check() {
     [ -n "$latest_step" ] || latest_step=0
   fi
   [ "$latest_step" -ge "$prev_step" ] || fail "$round" "latest went back from step $prev_step to $latest_step"
+  # A record file is never changed once it has its name: the files read in earlier rounds must
+  # have the same bytes (their SHA-256 sums, in $work/digests); each new one must read.
+  if [ -s "$work/digests" ]; then
+    sha256sum --quiet -c "$work/digests" >"$work/digests.err" 2>&1 ||
+      fail "$round" "a record file changed or vanished after it was read: $(head -c 300 "$work/digests.err")"
+  fi
   for f in "$run"/games/*.rec.gz; do
     [ -e "$f" ] || continue
+    grep -qF "  $f" "$work/digests" 2>/dev/null && continue
     "$xq" dump "$f" >/dev/null 2>"$work/dump.err" || fail "$round" "record file $f does not read: $(head -c 300 "$work/dump.err")"
+    sha256sum "$f" >>"$work/digests"
   done
   PYTHONPATH=python /usr/bin/python3 - "$run" "$round" "$latest_step" <<'PY' || exit 1
 import json, sys
