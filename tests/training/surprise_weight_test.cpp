@@ -41,7 +41,9 @@ TEST(SurpriseWeight, OneCountPerSampleAndValueOnlySamplesOnce) {
       const auto half = surprise_copies(g, fast, 0.5);
       ASSERT_EQ(half.size(), positions.size());
       for (size_t i = 0; i < positions.size(); ++i) {
-        if (positions[i].n_policy == 0) EXPECT_EQ(half[i], 1) << "value-only sample " << i;
+        if (positions[i].n_policy == 0) {
+          EXPECT_EQ(half[i], 1) << "value-only sample " << i;
+        }
       }
     }
 }
