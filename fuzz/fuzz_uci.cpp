@@ -1,6 +1,8 @@
 // libFuzzer target for the UCI command loop (app/uci/uci_engine.h): the input is a session,
-// one command a line, played through UciEngine::loop with the uniform evaluator (no
-// WeightsFile), exactly as `xqzero uci` reads standard input.
+// one command a line, played through UciEngine::loop exactly as `xqzero uci` reads standard
+// input, after a preamble that picks the uniform evaluator (WeightsFile uniform: loading the
+// bundled net, the default, took most of each run) and a 1 MB Hash (16 MB of cache zeroed per
+// session took most of the rest). The session may set both again.
 //
 // Checks, beyond "no crash, no hang, no sanitizer report":
 //   - every `go` that starts a search ends in exactly one `bestmove` by the end of the
@@ -69,7 +71,8 @@ size_t count_commands(const std::string& text, const std::string& word) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;  // sessions longer than this add nothing but time
   const std::string session = bounded(std::string(reinterpret_cast<const char*>(data), size));
-  std::istringstream in(session);
+  const std::string preamble = "setoption name WeightsFile value uniform\nsetoption name Hash value 1\n";
+  std::istringstream in(preamble + session);
   std::ostringstream out;
   {
     xq::app::uci::UciEngine engine(out);
