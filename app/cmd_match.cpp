@@ -7,6 +7,7 @@
 #include <optional>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "app/args.h"
 #include "app/commands.h"
@@ -62,15 +63,26 @@ std::optional<selfplay::MoveLimits> player_limits(const std::string& which, cons
   return limits;
 }
 
+// Starts a uci: player's engine before the games. One that cannot start at all would forfeit
+// every game and the result line would measure nothing (a mistyped or missing engine once
+// read as 200 wins), so the match refuses, naming the engine and why. An engine that started
+// and misbehaves later loses those games by forfeit and the match goes on.
+void start_engine(const std::string& which, const Args& args, selfplay::Player& player) {
+  auto* engine = dynamic_cast<selfplay::UciEnginePlayer*>(&player);
+  if (!engine) return;
+  const std::string started = engine->ensure_started();
+  if (!started.empty())
+    throw std::runtime_error("--" + which + " " + args.get(which) + ": " + started + "; no game was played");
+}
+
 // One line about a player before the games: its name, the limits it searches with, and for
-// an engine (started here) the coordinates it speaks or why it did not start.
+// an engine (started by start_engine) the coordinates it speaks.
 void describe_player(const std::string& which, const Args& args, selfplay::Player& player,
                      const selfplay::MoveLimits& limits, std::ostream& out) {
   auto* engine = dynamic_cast<selfplay::UciEnginePlayer*>(&player);
-  const std::string started = engine ? engine->ensure_started() : "";
   out << "player " << which << ": " << player.name();
   if (!ignores_limits(args.get(which))) out << ", limits " << selfplay::to_string(limits);
-  if (engine) out << ", " << (started.empty() ? engine->dialect() : started);
+  if (engine) out << ", " << engine->dialect();
   out << "\n";
 }
 
@@ -131,10 +143,11 @@ constexpr const char* kMatchHelp =
     "  --seed S              seed of the random choices (default 1)\n"
     "  --quiet               no line per player and per game\n"
     "Before the games, one line per player gives its name and limits, and for a uci: engine\n"
-    "the move coordinates it speaks (or why it did not start).\n"
-    "A misbehaving engine (crash, exit, no reply, illegal move) loses that game by forfeit,\n"
-    "with the reason in the game file; the match goes on. The last line is the result:\n"
-    "wins, draws and losses of player a, its score and the Elo difference with a 95% interval.\n";
+    "the move coordinates it speaks. An engine that does not start is an error (no game is\n"
+    "played); one that misbehaves later (crash, exit, no reply, illegal move) loses that game\n"
+    "by forfeit, with the reason in the game file, and the match goes on (it is restarted for\n"
+    "the next game). The last line is the result: wins, draws and losses of player a, its\n"
+    "score, the Elo difference with a 95% interval, and forfeits A/B when there were any.\n";
 
 // The match settings of the command line (players' limits and openings included).
 selfplay::MatchOptions match_options(const Args& args) {
@@ -192,6 +205,8 @@ int cmd_match(const std::vector<std::string>& argv, std::ostream& out, std::ostr
   xqzero::Config config = load_config(args.get("config"), args.get_all("set"));
   auto a = make_player("a", args, config, options.concurrency, options.seed);
   auto b = make_player("b", args, config, options.concurrency, options.seed + 7919);
+  start_engine("a", args, *a);
+  start_engine("b", args, *b);
   if (!quiet) {
     describe_player("a", args, *a, options.limits_of_a(), out);
     describe_player("b", args, *b, options.limits_of_b(), out);

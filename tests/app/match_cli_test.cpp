@@ -98,12 +98,34 @@ TEST(MatchCli, CheckpointPlayer) {
   EXPECT_EQ(r.out.find("forfeit"), std::string::npos) << r.out;
 }
 
+// An engine that cannot start is an error before the first game (a missing engine once
+// read as 200 wins with --quiet), with or without --quiet; nothing is written.
+TEST(MatchCli, EngineThatDoesNotStartIsAnError) {
+  const std::string out_file = temp_path("missing-engine.pgn");
+  for (bool quiet : {false, true}) {
+    std::vector<std::string> argv{"match", "--a", "greedy", "--b", "uci:/nonexistent/engine", "--games", "2",
+                                  "--start-timeout-ms", "2000", "--out", out_file};
+    if (quiet) argv.push_back("--quiet");
+    const Result r = run(argv);
+    EXPECT_EQ(r.status, 1) << r.out << r.err;
+    EXPECT_NE(r.err.find("--b uci:/nonexistent/engine: engine did not start"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("no game was played"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_EQ(r.out.find("result:"), std::string::npos) << r.out;
+    EXPECT_FALSE(std::ifstream(out_file).good()) << "a game file was written";
+  }
+}
+
+// An engine that starts and then misbehaves (here: exits at every `go`) loses each game by
+// forfeit, is started again for the next, and the match goes on to its result line.
 TEST(MatchCli, BrokenEngineForfeitsAndTheMatchGoesOn) {
-  const Result r =
-      run({"match", "--a", "greedy", "--b", "uci:/nonexistent/engine", "--games", "2", "--start-timeout-ms", "2000"});
+  const std::string crasher =
+      "uci:while read -r l; do case \"$l\" in uci) echo 'id name crasher'; echo uciok;; "
+      "isready) echo readyok;; go*) exit 3;; esac; done";
+  const Result r = run({"match", "--a", "greedy", "--b", crasher, "--games", "2", "--start-timeout-ms", "2000"});
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_EQ(count(r.out, " forfeit [black (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
-  EXPECT_EQ(count(r.out, " forfeit [red (uci:/nonexistent/engine): engine did not start"), 1u) << r.out;
+  EXPECT_EQ(count(r.out, " forfeit [black (uci:crasher): engine exited (status 3)"), 1u) << r.out;
+  EXPECT_EQ(count(r.out, " forfeit [red (uci:crasher): engine exited (status 3)"), 1u) << r.out;
   EXPECT_NE(last_line(r.out).find("wins 2 draws 0 losses 0"), std::string::npos) << r.out;
   EXPECT_NE(last_line(r.out).find("forfeits 0/2"), std::string::npos) << r.out;
 }
