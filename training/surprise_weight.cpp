@@ -21,8 +21,8 @@ double uniform_of(uint64_t seed, uint64_t ply) {
 
 }  // namespace
 
-std::vector<int> surprise_copies(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
-  std::vector<int> copies;
+std::vector<double> surprise_weights(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
+  std::vector<double> weights;
   std::vector<int> ply_of;  // per sample: its move's index
   double sum = 0;
   int policy_samples = 0;
@@ -30,23 +30,45 @@ std::vector<int> surprise_copies(const xqzero::GameRecord& game, bool fast_value
   for (int i = 0; i < game.moves_size(); ++i) {
     const xqzero::MoveRecord& m = game.moves(i);
     if (!is_training_sample(m, fast_value_targets)) continue;
-    copies.push_back(1);
+    weights.push_back(1);
     ply_of.push_back(i);
     if (!has_policy_target(m)) continue;
     ++policy_samples;
     if (!m.has_surprise() || !std::isfinite(m.surprise()) || m.surprise() < 0) recorded = false;
     sum += m.has_surprise() ? double(m.surprise()) : 0.0;
   }
-  if (!(weight > 0) || policy_samples == 0 || !recorded || !(sum > 0)) return copies;
+  if (!(weight > 0) || policy_samples == 0 || !recorded || !(sum > 0)) return weights;
   const double mean = sum / policy_samples;
-  for (size_t s = 0; s < copies.size(); ++s) {
+  for (size_t s = 0; s < weights.size(); ++s) {
     const xqzero::MoveRecord& m = game.moves(ply_of[s]);
-    if (!has_policy_target(m)) continue;
-    const double w = (1 - weight) + weight * double(m.surprise()) / mean;
-    const double whole = std::floor(w);
-    copies[s] = int(whole) + (uniform_of(game.seed(), uint64_t(ply_of[s])) < w - whole ? 1 : 0);
+    if (has_policy_target(m)) weights[s] = (1 - weight) + weight * double(m.surprise()) / mean;
+  }
+  return weights;
+}
+
+std::vector<int> surprise_copies(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
+  const std::vector<double> weights = surprise_weights(game, fast_value_targets, weight);
+  std::vector<int> copies(weights.size(), 1);
+  if (!(weight > 0)) return copies;
+  size_t s = 0;
+  for (int i = 0; i < game.moves_size(); ++i) {
+    if (!is_training_sample(game.moves(i), fast_value_targets)) continue;
+    const double whole = std::floor(weights[s]);
+    copies[s] = int(whole) + (uniform_of(game.seed(), uint64_t(i)) < weights[s] - whole ? 1 : 0);
+    ++s;
   }
   return copies;
+}
+
+void set_surprise_weights(const xqzero::GameRecord& game, bool fast_value_targets, double weight,
+                          std::vector<TrainingPosition>& positions) {
+  const std::vector<double> weights = surprise_weights(game, fast_value_targets, weight);
+  if (weights.size() != positions.size())
+    throw std::logic_error("set_surprise_weights: " + std::to_string(weights.size()) + " weights for " +
+                           std::to_string(positions.size()) + " samples");
+  for (size_t i = 0; i < positions.size(); ++i)
+    positions[i].policy_weight =
+        uint16_t(std::lround(std::clamp(weights[i] * kUnitPolicyWeight, 0.0, 65535.0)));
 }
 
 std::vector<TrainingPosition> with_copies(const std::vector<TrainingPosition>& positions,

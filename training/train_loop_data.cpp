@@ -18,17 +18,22 @@ bool held_out(const xqzero::GameRecord& g, double fraction) {
 }  // namespace
 
 // Routes one finished game's targets to the window or the held-out slice, and counts it.
-// Window samples enter as many times as sampling by surprise says (training.surprise_weight);
-// the held-out slice keeps one of each, so its losses stay comparable between configs. The
-// counts (window_targets_: the "positions" of the metrics and the pacing) take each target once.
+// Window samples weigh as sampling by surprise says (training.surprise_weight and
+// surprise_by: copies, or the policy loss's weight); the held-out slice keeps one of each at
+// weight 1, so its losses stay comparable between configs. The counts (window_targets_: the
+// "positions" of the metrics and the pacing) take each target once.
 void TrainLoop::add_game(const xqzero::GameRecord& g, const std::vector<TrainingPosition>& positions) {
   const bool held = held_out(g, tc().heldout_fraction());
-  if (held)
-    heldout_->add(positions);
-  else if (tc().surprise_weight() > 0)
-    window_->add(with_copies(positions, surprise_copies(g, tc().fast_value_targets(), tc().surprise_weight())));
-  else
-    window_->add(positions);
+  const double surprise = tc().surprise_weight();
+  if (held || !(surprise > 0)) {
+    (held ? heldout_ : window_)->add(positions);
+  } else if (tc().surprise_by() == "loss") {
+    std::vector<TrainingPosition> weighted = positions;
+    set_surprise_weights(g, tc().fast_value_targets(), surprise, weighted);
+    window_->add(weighted);
+  } else {
+    window_->add(with_copies(positions, surprise_copies(g, tc().fast_value_targets(), surprise)));
+  }
   if (!held) window_targets_ += int64_t(positions.size());
   Termination end = Termination::ONGOING;  // unknown names count as "ongoing"
   parse_termination(g.termination(), end);

@@ -68,17 +68,21 @@ Batch build_batch(const std::vector<TrainingPosition>& batch, const xqzero::Netw
     float sum = 0;
     for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
     if (sum > 0) ++b.policy_rows;
+    // The row's policy losses weigh policy_weight (sampling by surprise): its targets are
+    // scaled, so the cross-entropy and the entropy floor both carry the weight.
+    const double row_weight = double(s.policy_weight) / kUnitPolicyWeight;
     if (sp && sum > 0) {  // (w / sum)^p renormalised is w^p renormalised
       double soft[kMaxPolicyEntries], soft_sum = 0;
       for (int k = 0; k < s.n_policy; ++k) soft_sum += soft[k] = std::pow(double(s.weights[k]), kSoftPolicyPower);
-      for (int k = 0; k < s.n_policy; ++k) sp[i * nn::kNumLabels + s.labels[k]] += float(soft[k] / soft_sum);
+      for (int k = 0; k < s.n_policy; ++k)
+        sp[i * nn::kNumLabels + s.labels[k]] += float(row_weight * soft[k] / soft_sum);
     }
     for (int k = 0; k < s.n_policy; ++k) {
       if (mask) mask[i * nn::kNumLabels + s.labels[k]] = 0;
       if (sum <= 0 || s.weights[k] == 0) continue;
       const float w = float(s.weights[k]) / sum;
-      p[i * nn::kNumLabels + s.labels[k]] += w;
-      entropy -= double(w) * std::log(double(w));
+      p[i * nn::kNumLabels + s.labels[k]] += float(row_weight * w);
+      entropy -= row_weight * double(w) * std::log(double(w));
     }
     float z[3];
     if (!value_target(s, config, z)) {

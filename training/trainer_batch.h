@@ -16,17 +16,19 @@ namespace xq::training {
 // A prepared batch: host tensors first, then moved to the trainer's device.
 struct Batch {
   torch::Tensor compact;       // uint8 [B, compact width]: the encoding, then the attack map if used
-  torch::Tensor policy;        // float [B, labels]: target weights, summing to 1 per row (0 in a
+  torch::Tensor policy;        // float [B, labels]: target weights, summing per row to the sample's
+                               // policy_weight (1 unless sampling by surprise weighs it; 0 in a
                                // value-only sample's row)
   double policy_rows = 0;      // the samples with a policy target
   torch::Tensor soft_policy;   // float [B, labels]: the policy target ^ kSoftPolicyPower, renormalised
+                               // to the row's policy_weight
                                // (undefined without network.soft_policy_head)
   torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
   torch::Tensor wdl;           // float [B, 3]
   torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
   torch::Tensor material;      // float [B]: material balance / 10 half-pawns
   torch::Tensor short_value;   // float [B]: the short-term value target in [-1, 1]
-  double policy_entropy = 0;   // mean over the samples with a policy target
+  double policy_entropy = 0;   // mean over the samples with a policy target, each by its weight
   double value_entropy = 0;    // of the mean W/D/L target
 };
 

@@ -1,7 +1,8 @@
 // One training sample, held compactly in memory: the position's compact encoding from the
 // side to move's view, the game result and the search's root value from that side's view, how
 // the game ended, the material balance a few plies later and the short-term value (auxiliary
-// targets), and the policy target over every legal move (its labels, with weight 0 for the
+// targets), the weight of its policy losses (1 unless sampling by surprise sets it), and the
+// policy target over every legal move (its labels, with weight 0 for the
 // moves the search gave no weight, so the trainer can restrict the policy to the legal moves).
 //
 // The policy entries hold all legal moves, largest weight first, up to kMaxPolicyEntries
@@ -21,6 +22,8 @@
 namespace xq::training {
 
 constexpr int kMaxPolicyEntries = 128;
+// A sample's policy loss weight in units of 1/kUnitPolicyWeight (up to 65535 / 1024, about 64).
+constexpr uint16_t kUnitPolicyWeight = 1024;
 
 // Material in half-pawns: advisor and elephant 4, horse 8, cannon 9, chariot 18, pawn 2
 // (4 once across the river). The king counts nothing.
@@ -36,10 +39,12 @@ struct TrainingPosition {
   uint16_t root_value;    // (value + 1) / 2 * 65535, value = win - loss for the side to move
   uint16_t root_draw;     // draw probability * 65535
   int16_t short_value;    // the short-term value target * 32767 (kShortValueLambda)
+  uint16_t policy_weight = kUnitPolicyWeight;  // the policy losses' weight of this sample *
+                                               // kUnitPolicyWeight (training.surprise_by "loss")
   uint16_t labels[kMaxPolicyEntries];
   uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };
-static_assert(sizeof(TrainingPosition) == 614, "training/replay_window.h states the size of a position");
+static_assert(sizeof(TrainingPosition) == 616, "training/replay_window.h states the size of a position");
 
 // Plies ahead at which the material target is taken (the game's end when it is nearer).
 constexpr int kMaterialHorizon = 12;
