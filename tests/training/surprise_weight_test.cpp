@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 #include "tests/support/tiny_net.h"
 #include "tests/support/training_data.h"
@@ -54,20 +55,25 @@ TEST(SurpriseWeight, OneCountPerSampleAndValueOnlySamplesOnce) {
     }
 }
 
-// A game of four full searches with surprises 0, 1, 2 and 5 (mean 2), and a fast move.
-xqzero::GameRecord surprising_game(uint64_t seed) {
+// A game whose moves have these surprises, in order; a negative one marks a fast move (no
+// policy target, no surprise).
+xqzero::GameRecord game_with_surprises(uint64_t seed, const std::vector<float>& surprises) {
   xqzero::GameRecord g;
   g.set_seed(seed);
-  const float surprise[] = {0.0f, 1.0f, 2.0f, 5.0f};
-  for (int i = 0; i < 5; ++i) {
+  for (float k : surprises) {
     xqzero::MoveRecord* m = g.add_moves();
-    m->set_training_target(i < 4);
-    if (i == 4) continue;
+    m->set_training_target(k >= 0);
+    if (k < 0) continue;
     m->add_policy_label(0);
     m->add_policy_weight(1.0f);
-    m->set_surprise(surprise[i]);
+    m->set_surprise(k);
   }
   return g;
+}
+
+// A game of four full searches with surprises 0, 1, 2 and 5 (mean 2), and a fast move.
+xqzero::GameRecord surprising_game(uint64_t seed) {
+  return game_with_surprises(seed, {0.0f, 1.0f, 2.0f, 5.0f, -1.0f});
 }
 
 // Each policy sample gets floor(w) or floor(w) + 1 copies, w = (1 - s) + s k / mean(k), the
@@ -99,17 +105,7 @@ TEST(SurpriseWeight, CopiesFollowTheWeightInExpectation) {
 // 1, 2, 0 and 1) keeps one copy as a value sample, and is no sample at all without
 // fast_value_targets.
 TEST(SurpriseWeight, CopiesLineUpWithTheSamplesAroundAFastMove) {
-  xqzero::GameRecord g;
-  g.set_seed(11);
-  const float surprise[] = {2.0f, 4.0f, -1.0f, 0.0f, 2.0f};  // -1: the fast move
-  for (float k : surprise) {
-    xqzero::MoveRecord* m = g.add_moves();
-    m->set_training_target(k >= 0);
-    if (k < 0) continue;
-    m->add_policy_label(0);
-    m->add_policy_weight(1.0f);
-    m->set_surprise(k);
-  }
+  const xqzero::GameRecord g = game_with_surprises(11, {2.0f, 4.0f, -1.0f, 0.0f, 2.0f});  // -1: the fast move
   EXPECT_EQ(surprise_copies(g, true, 1.0), (std::vector<int>{1, 2, 1, 0, 1}));
   EXPECT_EQ(surprise_copies(g, false, 1.0), (std::vector<int>{1, 2, 0, 1}));
   EXPECT_EQ(surprise_copies(g, true, 0.0), (std::vector<int>{1, 1, 1, 1, 1}));
@@ -118,16 +114,7 @@ TEST(SurpriseWeight, CopiesLineUpWithTheSamplesAroundAFastMove) {
 // The weights are the copies' expectations: exactly w = (1 - s) + s k / mean(k) per policy
 // sample (surprises 2, 4, 0 and 2 around a fast move), 1 for the value-only sample.
 TEST(SurpriseWeight, WeightsAreTheCopiesExpectation) {
-  xqzero::GameRecord g;
-  g.set_seed(11);
-  for (float k : {2.0f, 4.0f, -1.0f, 0.0f, 2.0f}) {  // -1: the fast move
-    xqzero::MoveRecord* m = g.add_moves();
-    m->set_training_target(k >= 0);
-    if (k < 0) continue;
-    m->add_policy_label(0);
-    m->add_policy_weight(1.0f);
-    m->set_surprise(k);
-  }
+  const xqzero::GameRecord g = game_with_surprises(11, {2.0f, 4.0f, -1.0f, 0.0f, 2.0f});  // -1: the fast move
   EXPECT_EQ(surprise_weights(g, true, 1.0), (std::vector<double>{1, 2, 1, 0, 1}));
   EXPECT_EQ(surprise_weights(g, true, 0.5), (std::vector<double>{1, 1.5, 1, 0.5, 1}));
   EXPECT_EQ(surprise_weights(g, false, 0.25), (std::vector<double>{1, 1.25, 0.75, 1}));
@@ -163,15 +150,9 @@ TEST(SurpriseWeight, SetWeightsMarksEachSample) {
 // A weight past the field's range is capped, not wrapped: one surprising move among 80 at
 // s = 1 weighs 80, stored as 65535 / kUnitPolicyWeight; the others weigh 0.
 TEST(SurpriseWeight, LargeWeightsAreCapped) {
-  xqzero::GameRecord g;
-  g.set_seed(5);
-  for (int i = 0; i < 80; ++i) {
-    xqzero::MoveRecord* m = g.add_moves();
-    m->set_training_target(true);
-    m->add_policy_label(0);
-    m->add_policy_weight(1.0f);
-    m->set_surprise(i == 0 ? 1.0f : 0.0f);
-  }
+  std::vector<float> surprises(80, 0.0f);
+  surprises[0] = 1.0f;
+  const xqzero::GameRecord g = game_with_surprises(5, surprises);
   EXPECT_EQ(surprise_weights(g, false, 1.0)[0], 80.0);
   ASSERT_GT(80.0 * kUnitPolicyWeight, 65535.0);
   std::vector<TrainingPosition> positions(80);
