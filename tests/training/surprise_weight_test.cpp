@@ -134,7 +134,9 @@ TEST(SurpriseWeight, SetWeightsMarksEachSample) {
     bool some_differ = false;
     for (size_t i = 0; i < w.size(); ++i) {
       EXPECT_EQ(weighted[i].policy_weight, uint16_t(std::lround(w[i] * kUnitPolicyWeight))) << i;
-      if (plain[i].n_policy == 0) EXPECT_EQ(weighted[i].policy_weight, kUnitPolicyWeight) << i;
+      if (plain[i].n_policy == 0) {
+        EXPECT_EQ(weighted[i].policy_weight, kUnitPolicyWeight) << i;
+      }
       some_differ |= weighted[i].policy_weight != kUnitPolicyWeight;
       TrainingPosition back = weighted[i];
       back.policy_weight = kUnitPolicyWeight;
