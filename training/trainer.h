@@ -9,10 +9,10 @@
 // network.soft_policy_head the auxiliary soft policy cross-entropy (both policy losses, and
 // their floor below, weigh each sample by its policy_weight: 1 unless sampling by surprise
 // sets it), and L2 regularisation through the optimiser's weight decay (logged as
-// 0.5 * weight_decay * sum of squared weights). Each step also reports the baselines the losses are read against: the
-// entropy of the policy targets (the policy loss's floor; the loss minus it is the KL from
-// the net to the targets) and the entropy of the batch's mean W/D/L target (what a net that
-// knew only the class frequencies would score).
+// 0.5 * weight_decay * sum of squared weights). Each step also reports the baselines the
+// losses are read against: the entropy of the policy targets (the policy loss's floor; the
+// loss minus it is the KL from the net to the targets) and the entropy of the batch's mean
+// W/D/L target (what a net that knew only the class frequencies would score).
 // Optimisers: SGD with Nesterov momentum, or AdamW. Schedules: constant, step, cosine.
 // Gradient-norm clipping. Under precision bfloat16 (the default on CUDA and on CPUs with native
 // bfloat16) the tower runs under bfloat16 autocast; the heads and the losses in float32.
