@@ -19,43 +19,49 @@ double uniform_of(uint64_t seed, uint64_t ply) {
   return double(z >> 11) * 0x1.0p-53;
 }
 
-}  // namespace
+// Each training sample's surprise weight (surprise_weights below) and the index of its move.
+struct SampleWeights {
+  std::vector<double> weight;
+  std::vector<int> ply;
+};
 
-std::vector<double> surprise_weights(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
-  std::vector<double> weights;
-  std::vector<int> ply_of;  // per sample: its move's index
+SampleWeights weights_and_plies(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
+  SampleWeights w;
   double sum = 0;
   int policy_samples = 0;
   bool recorded = true;
   for (int i = 0; i < game.moves_size(); ++i) {
     const xqzero::MoveRecord& m = game.moves(i);
     if (!is_training_sample(m, fast_value_targets)) continue;
-    weights.push_back(1);
-    ply_of.push_back(i);
+    w.weight.push_back(1);
+    w.ply.push_back(i);
     if (!has_policy_target(m)) continue;
     ++policy_samples;
     if (!m.has_surprise() || !std::isfinite(m.surprise()) || m.surprise() < 0) recorded = false;
     sum += m.has_surprise() ? double(m.surprise()) : 0.0;
   }
-  if (!(weight > 0) || policy_samples == 0 || !recorded || !(sum > 0)) return weights;
+  if (!(weight > 0) || policy_samples == 0 || !recorded || !(sum > 0)) return w;
   const double mean = sum / policy_samples;
-  for (size_t s = 0; s < weights.size(); ++s) {
-    const xqzero::MoveRecord& m = game.moves(ply_of[s]);
-    if (has_policy_target(m)) weights[s] = (1 - weight) + weight * double(m.surprise()) / mean;
+  for (size_t s = 0; s < w.weight.size(); ++s) {
+    const xqzero::MoveRecord& m = game.moves(w.ply[s]);
+    if (has_policy_target(m)) w.weight[s] = (1 - weight) + weight * double(m.surprise()) / mean;
   }
-  return weights;
+  return w;
+}
+
+}  // namespace
+
+std::vector<double> surprise_weights(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
+  return weights_and_plies(game, fast_value_targets, weight).weight;
 }
 
 std::vector<int> surprise_copies(const xqzero::GameRecord& game, bool fast_value_targets, double weight) {
-  const std::vector<double> weights = surprise_weights(game, fast_value_targets, weight);
-  std::vector<int> copies(weights.size(), 1);
+  const SampleWeights w = weights_and_plies(game, fast_value_targets, weight);
+  std::vector<int> copies(w.weight.size(), 1);
   if (!(weight > 0)) return copies;
-  size_t s = 0;
-  for (int i = 0; i < game.moves_size(); ++i) {
-    if (!is_training_sample(game.moves(i), fast_value_targets)) continue;
-    const double whole = std::floor(weights[s]);
-    copies[s] = int(whole) + (uniform_of(game.seed(), uint64_t(i)) < weights[s] - whole ? 1 : 0);
-    ++s;
+  for (size_t s = 0; s < w.weight.size(); ++s) {
+    const double whole = std::floor(w.weight[s]);
+    copies[s] = int(whole) + (uniform_of(game.seed(), uint64_t(w.ply[s])) < w.weight[s] - whole ? 1 : 0);
   }
   return copies;
 }

@@ -7,6 +7,7 @@
 #include "config.pb.h"
 #include "nn/evaluator.h"
 #include "selfplay/selfplay.h"
+#include "training/training_position.h"
 
 namespace xq::training::test {
 
@@ -25,6 +26,18 @@ inline std::vector<xqzero::GameRecord> some_games(int n, float full_fraction = 0
   selfplay::SelfplayRunner runner(o, evaluator, [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
   runner.run(uint64_t(n));
   return games;
+}
+
+// The first `size` training positions (all, if fewer) of n such games, in order (with
+// fast_value_targets their fast moves' value-only samples too). Unlike some_games, every move
+// is a full search unless full_fraction says otherwise.
+inline std::vector<TrainingPosition> some_batch(int n, size_t size, float full_fraction = 1.0f,
+                                                bool fast_value_targets = false) {
+  std::vector<TrainingPosition> batch;
+  for (const auto& g : some_games(n, full_fraction))
+    for (const auto& p : positions_of(g, fast_value_targets)) batch.push_back(p);
+  if (batch.size() > size) batch.resize(size);
+  return batch;
 }
 
 // A one-thread CPU trainer with a learning rate that moves a tiny net in a few steps.

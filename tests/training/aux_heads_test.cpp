@@ -62,10 +62,7 @@ TEST(TrainingPosition, ShortValueTargetWeighsTheRootValuesAhead) {
 }
 
 TEST(Trainer, ShortValueHeadLearnsOnAFixedBatch) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(6, 0.5f))
-    for (const auto& p : positions_of(g, true)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 64));
+  std::vector<TrainingPosition> batch = test::some_batch(6, 64, 0.5f, true);
   ASSERT_GE(batch.size(), 32u);
   int distinct = 0;
   for (const auto& p : batch) distinct += p.short_value != batch[0].short_value;
@@ -98,10 +95,7 @@ TEST(Network, ShortValueHeadIsTrainingOnly) {
 }
 
 TEST(Trainer, SoftPolicyHeadLearnsOnAFixedBatch) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(6, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 64));
+  std::vector<TrainingPosition> batch = test::some_batch(6, 64);
   ASSERT_GE(batch.size(), 32u);
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_soft_policy_head(true);

@@ -51,10 +51,7 @@ TEST(TrainingPosition, FastMovesBecomeValueOnlySamplesWhenAsked) {
 // Value-only samples (n_policy 0) add nothing to the policy loss, nor to its count: a batch
 // with them has the policy loss and target entropy of its policy-bearing samples alone.
 TEST(Trainer, ValueOnlySamplesLeaveThePolicyLossToTheOthers) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(4, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 32));
+  std::vector<TrainingPosition> batch = test::some_batch(4, 32);
   std::vector<TrainingPosition> mixed = batch;
   for (TrainingPosition p : batch) {
     p.n_policy = 0;

@@ -167,10 +167,7 @@ TEST(SurpriseWeight, LargeWeightsAreCapped) {
 // policy_weight: doubling every weight doubles them; weight 0 on the second half of a batch
 // leaves the first half's sum (the losses are means over the samples with a policy target).
 TEST(SurpriseWeight, PolicyLossesWeighEachSample) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(4, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 32));
+  std::vector<TrainingPosition> batch = test::some_batch(4, 32);
   ASSERT_EQ(batch.size(), 32u);
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_soft_policy_head(true);

@@ -280,10 +280,7 @@ TEST(TrainingPosition, MaterialTargetLooksAhead) {
 }
 
 TEST(Trainer, LossFallsOnAFixedBatch) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(6, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 64));
+  std::vector<TrainingPosition> batch = test::some_batch(6, 64);
   ASSERT_GE(batch.size(), 32u);
   for (const char* precision : {"float32", "bfloat16"}) {
     xqzero::TrainingConfig t = cpu_training();
@@ -307,10 +304,7 @@ TEST(Trainer, LossFallsOnAFixedBatch) {
 // With legal_policy_loss the softmax runs over the legal moves only: at initialisation the
 // loss is near log(legal moves), not log(all labels); never below the targets' entropy.
 TEST(Trainer, PolicyLossOverLegalMoves) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(4, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 64));
+  std::vector<TrainingPosition> batch = test::some_batch(4, 64);
   xqzero::TrainingConfig t = cpu_training();
   Trainer legal(tiny_net(), t);
   t.set_legal_policy_loss(false);
@@ -326,10 +320,7 @@ TEST(Trainer, PolicyLossOverLegalMoves) {
 // Value targets of length-capped games: "drop" removes them from the value loss, "root"
 // replaces the result by the search's root W/D/L.
 TEST(Trainer, CappedGamesValueTarget) {
-  std::vector<TrainingPosition> batch;
-  for (const auto& g : some_games(2, 1.0f))
-    for (const auto& p : positions_of(g)) batch.push_back(p);
-  batch.resize(std::min<size_t>(batch.size(), 16));
+  std::vector<TrainingPosition> batch = test::some_batch(2, 16);
   for (auto& p : batch) {
     p.termination = uint8_t(Termination::LENGTH_CAP);
     p.result = 0;
@@ -368,10 +359,7 @@ TEST(Trainer, SchedulesFollowTheConfig) {
 
 TEST(Trainer, CheckpointResumesExactly) {
   for (const char* optimizer : {"sgd", "adamw"}) {
-    std::vector<TrainingPosition> batch;
-    for (const auto& g : some_games(4, 1.0f))
-      for (const auto& p : positions_of(g)) batch.push_back(p);
-    batch.resize(std::min<size_t>(batch.size(), 32));
+    std::vector<TrainingPosition> batch = test::some_batch(4, 32);
     xqzero::TrainingConfig t = cpu_training();
     t.set_optimizer(optimizer);
     t.set_learning_rate(0.01f);
