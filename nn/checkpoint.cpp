@@ -58,17 +58,31 @@ uint32_t crc(const std::string& data) { return crc(data.data(), data.size()); }
 
 }  // namespace
 
-void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note,
-                     const CheckpointSections& extra) {
-  if (extra.count("weights")) fail(path, "extra section named 'weights' is reserved");
+std::string weights_bytes(Network& net) {
   // Weights are always stored as float32 on CPU, whatever device and precision `net` has.
   bool cpu_float = true;
   for (const auto& p : net->parameters()) cpu_float &= p.device().is_cpu() && p.scalar_type() == torch::kFloat;
   Network to_save = cpu_float ? net : clone_network(net);
   std::ostringstream weights_stream;
   torch::save(to_save, weights_stream);
+  return weights_stream.str();
+}
+
+void load_weights_bytes(const std::string& path, const std::string& section, const std::string& bytes, Network& net) {
+  try {
+    std::istringstream weights(bytes);
+    torch::load(net, weights);
+  } catch (const c10::Error& e) {
+    const std::string what = e.what_without_backtrace();
+    fail(path, section + " do not load: " + what.substr(0, what.find('\n')));
+  }
+}
+
+void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note,
+                     const CheckpointSections& extra) {
+  if (extra.count("weights")) fail(path, "extra section named 'weights' is reserved");
   std::vector<std::pair<std::string, const std::string*>> sections;
-  const std::string weights = weights_stream.str();
+  const std::string weights = weights_bytes(net);
   sections.emplace_back("weights", &weights);
   for (const auto& [name, data] : extra) sections.emplace_back(name, &data);
 
@@ -166,13 +180,7 @@ void load_weights(const std::string& path, const xqzero::CheckpointMeta& meta, C
                   Network& net) {
   const std::string diff = architecture_difference(meta.network(), net->config());
   if (!diff.empty()) fail(path, "architecture differs (checkpoint vs network): " + diff);
-  try {
-    std::istringstream weights(sections["weights"]);
-    torch::load(net, weights);
-  } catch (const c10::Error& e) {
-    const std::string what = e.what_without_backtrace();
-    fail(path, "weights do not load: " + what.substr(0, what.find('\n')));
-  }
+  load_weights_bytes(path, "weights", sections["weights"], net);
 }
 
 }  // namespace

@@ -45,6 +45,13 @@ using CheckpointSections = std::map<std::string, std::string>;  // name -> bytes
 void save_checkpoint(const std::string& path, Network& net, int64_t step, const std::string& note = "",
                      const CheckpointSections& extra = {});
 
+// A network's weights and buffers as the "weights" section stores them (float32, CPU), for a
+// caller that keeps a second network in a section of its own (the trainer's trained weights
+// beside their average), and back: `bytes` (section `section` of checkpoint `path`, named in
+// the CheckpointError when they do not load) into `net` of the same architecture.
+std::string weights_bytes(Network& net);
+void load_weights_bytes(const std::string& path, const std::string& section, const std::string& bytes, Network& net);
+
 // Reads and validates the container; returns the metadata and (optionally) the raw sections,
 // "weights" included.
 xqzero::CheckpointMeta read_checkpoint(const std::string& path, CheckpointSections* sections = nullptr);

@@ -54,6 +54,8 @@ struct Trainer::Impl {
   int64_t step = 0;
   int64_t samples = 0;
   Collective* collective = nullptr;  // data-parallel ranks, or none
+  // training.ema_decay > 0: the moving average of the trained weights that checkpoints carry.
+  nn::Network average{nullptr};
 
   // build_batch (training/trainer_batch.h), moved to the trainer's device.
   Batch device_batch(const std::vector<TrainingPosition>& batch) const {
@@ -148,12 +150,31 @@ struct Trainer::Impl {
   }
 
   // The tensors every rank must hold alike: parameters, then buffers (BatchNorm statistics).
-  // The BatchNorm running statistics (the integer batch counters left out).
-  std::vector<torch::Tensor> float_buffers() const {
+  // The BatchNorm running statistics (the integer batch counters left out) of `of`.
+  static std::vector<torch::Tensor> float_buffers_of(const nn::Network& of) {
     std::vector<torch::Tensor> t;
-    for (const torch::Tensor& b : net->buffers())
+    for (const torch::Tensor& b : of->buffers())
       if (b.is_floating_point()) t.push_back(b);
     return t;
+  }
+  std::vector<torch::Tensor> float_buffers() const { return float_buffers_of(net); }
+
+  // One step of the moving average after the optimiser's step number `t` (0 for the first):
+  // average = d * average + (1 - d) * trained, with d = min(ema_decay, (1 + t) / (10 + t)),
+  // for the parameters and the BatchNorm running statistics; the batch counters are copied.
+  void update_average(int64_t t) {
+    if (!average) return;
+    torch::NoGradGuard no_grad;
+    const double d = std::min(double(config.ema_decay()), (1.0 + double(t)) / (10.0 + double(t)));
+    const std::vector<torch::Tensor> a = average->parameters(), p = net->parameters();
+    for (size_t i = 0; i < a.size(); ++i) a[i].mul_(d).add_(p[i].detach(), 1.0 - d);
+    const std::vector<torch::Tensor> ab = average->buffers(), nb = net->buffers();
+    for (size_t i = 0; i < ab.size(); ++i) {
+      if (ab[i].is_floating_point())
+        ab[i].mul_(d).add_(nb[i], 1.0 - d);
+      else
+        ab[i].copy_(nb[i]);
+    }
   }
 
   // Everything that makes two ranks' nets equal: the parameters, then the float buffers.
@@ -191,6 +212,10 @@ Trainer::Trainer(const xqzero::NetworkConfig& network, const xqzero::TrainingCon
                 (spec.cuda || nn::auto_cpu_precision(m.net, training.threads()) == "bfloat16"));
   m.net->to(m.device);
   m.net->train();
+  if (training.ema_decay() > 0) {
+    m.average = nn::clone_network(m.net);
+    m.average->to(m.device);
+  }
   if (training.optimizer() == "adamw") {
     torch::optim::AdamWOptions o(training.learning_rate());
     o.betas(std::make_tuple(double(training.momentum()), 0.999)).weight_decay(training.weight_decay());
@@ -257,6 +282,7 @@ StepLosses Trainer::step_parts(const std::vector<const std::vector<TrainingPosit
     positions += int64_t(part->size());
   }
   m.finish_step();
+  m.update_average(m.step);
   ++m.step;
   // Every rank counts the samples of all ranks (shares of equal size).
   m.samples += positions * (m.collective ? m.collective->world_size() : 1);
@@ -275,12 +301,18 @@ void Trainer::join(Collective& collective) {
   Impl& m = *impl_;
   m.collective = &collective;
   broadcast_from_first(collective, m.state_tensors());
+  if (m.average) {
+    std::vector<torch::Tensor> average = m.average->parameters();
+    for (const torch::Tensor& b : Impl::float_buffers_of(m.average)) average.push_back(b);
+    broadcast_from_first(collective, average);
+  }
 }
 
 void Trainer::average_buffers() {
   Impl& m = *impl_;
   if (!m.collective) return;
   average_tensors(*m.collective, m.float_buffers());
+  if (m.average) average_tensors(*m.collective, Impl::float_buffers_of(m.average));
 }
 
 uint64_t Trainer::weights_checksum() const {
@@ -320,15 +352,32 @@ void Trainer::save(const std::string& path, const std::string& note, const std::
     os << "samples " << m.samples << "\nrng " << rng << "\n";
     extra["trainer"] = os.str();
   }
-  nn::save_checkpoint(path, const_cast<nn::Network&>(m.net), m.step, note, extra);
+  // With weight averaging the average is the checkpoint's network and the trained weights
+  // ride along for a resumed run.
+  if (m.average) extra["trained_weights"] = nn::weights_bytes(const_cast<nn::Network&>(m.net));
+  nn::save_checkpoint(path, const_cast<nn::Network&>(m.average ? m.average : m.net), m.step, note, extra);
 }
 
 void Trainer::load(const std::string& path, std::mt19937_64& rng) {
   Impl& m = *impl_;
   nn::CheckpointSections extra;
-  const xqzero::CheckpointMeta meta = nn::load_checkpoint(path, m.net, &extra);
+  // The checkpoint's network is the average where the run averages, else the trained weights.
+  // A checkpoint of an averaging run also carries the trained weights; one without them (a
+  // run that did not average, a bare network) starts the average at its weights.
+  const xqzero::CheckpointMeta meta = nn::load_checkpoint(path, m.average ? m.average : m.net, &extra);
+  const auto trained = extra.find("trained_weights");
+  if (trained != extra.end()) {
+    nn::load_weights_bytes(path, "trained_weights", trained->second, m.net);
+  } else if (m.average) {
+    torch::NoGradGuard no_grad;
+    const std::vector<torch::Tensor> a = m.average->parameters(), p = m.net->parameters();
+    for (size_t i = 0; i < a.size(); ++i) p[i].copy_(a[i]);
+    const std::vector<torch::Tensor> ab = m.average->buffers(), nb = m.net->buffers();
+    for (size_t i = 0; i < ab.size(); ++i) nb[i].copy_(ab[i]);
+  }
   m.net->to(m.device);
   m.net->train();
+  if (m.average) m.average->to(m.device);
   m.step = meta.step();
   m.samples = 0;
   if (extra.count("optimizer")) {

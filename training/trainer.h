@@ -68,6 +68,8 @@ class Trainer {
   std::string device_name() const;
 
   // Checkpoint: weights, optimiser state, step, trained-sample count and the sampler's RNG.
+  // With training.ema_decay > 0 the checkpoint's network is the moving average of the trained
+  // weights (updated after every step) and the trained weights go in a section of their own.
   void save(const std::string& path, const std::string& note, const std::mt19937_64& rng) const;
   // Restores all of it; throws nn::CheckpointError when the file is bad or the architecture
   // differs. A checkpoint without trainer state (a bare network) loads its weights only.

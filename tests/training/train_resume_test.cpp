@@ -6,6 +6,7 @@
 // command line's limits hold on resume.
 #include <gtest/gtest.h>
 
+#include "nn/checkpoint_export.h"
 #include "tests/support/train_run.h"
 
 namespace xq::training {
@@ -225,6 +226,44 @@ TEST_F(TrainRun, ResumeHonoursTheCommandLine) {
   EXPECT_EQ(latest_step(run_), 30);
   EXPECT_EQ(b.err.find("differs"), std::string::npos) << "the same config with a limit is the same config: " << b.err;
   expect_metrics_up_to(run_, 30);
+}
+
+// Weight averaging through the binary: each checkpoint carries the average and the trained
+// weights, `xqzero export` keeps the average alone, and a resumed run trains on.
+TEST_F(TrainRun, WeightAveragingCheckpointsExportAndResume) {
+  // Whether two nets hold the same parameters.
+  const auto same = [](const nn::Network& x, const nn::Network& y) {
+    const auto px = x->parameters(), py = y->parameters();
+    bool equal = px.size() == py.size();
+    for (size_t i = 0; equal && i < px.size(); ++i) equal = torch::equal(px[i], py[i]);
+    return equal;
+  };
+  write_text(config_, config_with("log_every: 5", "log_every: 5 ema_decay: 0.9"));
+  const Finished a = train({"--max-steps", "30"}, true, "a");
+  ASSERT_TRUE(a.exited && a.code == 0) << a.out << a.err;
+  ASSERT_EQ(latest_step(run_), 30);
+  const nn::Network average = nn::load_network(ckpt(30).string());
+  nn::CheckpointSections sections;
+  nn::read_checkpoint(ckpt(30).string(), &sections);
+  ASSERT_EQ(sections.count("trained_weights"), 1u) << "the checkpoint has no trained weights";
+  nn::Network trained(average->config());
+  nn::load_weights_bytes(ckpt(30).string(), "trained_weights", sections["trained_weights"], trained);
+  EXPECT_FALSE(same(average, trained)) << "the checkpoint's network is the trained weights, not their average";
+
+  const fs::path net = dir_ / "net.xqz";
+  nn::export_weights(ckpt(30).string(), net.string(), "");
+  nn::CheckpointSections exported;
+  nn::read_checkpoint(net.string(), &exported);
+  EXPECT_EQ(exported.count("trained_weights"), 0u);
+  EXPECT_TRUE(same(nn::load_network(net.string()), average)) << "export keeps the average";
+
+  const Finished b = train({"--max-steps", "40"}, false, "b");
+  ASSERT_TRUE(b.exited && b.code == 0) << b.out << b.err;
+  EXPECT_EQ(latest_step(run_), 40);
+  nn::CheckpointSections resumed;
+  nn::read_checkpoint(ckpt(40).string(), &resumed);
+  EXPECT_EQ(resumed.count("trained_weights"), 1u);
+  expect_metrics_up_to(run_, 40);
 }
 
 // A configuration that cannot run (another architecture, a NaN learning rate, a stored
