@@ -152,13 +152,39 @@ torch::Tensor label_logits(const torch::Tensor& policy_map) {
   return policy_map.index_select(1, idx);
 }
 
+namespace {
+
+using NamedTensors = torch::OrderedDict<std::string, torch::Tensor>;
+
+// Throws unless `from` and `into` hold tensors of the same names and shapes.
+void check_same_layout(const NamedTensors& from, const NamedTensors& into, const char* kind) {
+  for (const auto& f : from) {
+    const torch::Tensor* target = into.find(f.key());
+    if (target == nullptr)
+      throw std::invalid_argument(std::string("copy_weights: the target network has no ") + kind + " " + f.key());
+    if (target->sizes() != f.value().sizes())
+      throw std::invalid_argument(std::string("copy_weights: ") + kind + " " + f.key() + " has another shape in the target network");
+  }
+  for (const auto& t : into)
+    if (from.find(t.key()) == nullptr)
+      throw std::invalid_argument(std::string("copy_weights: the source network has no ") + kind + " " + t.key());
+}
+
+}  // namespace
+
+void copy_weights(const Network& from, Network& into) {
+  torch::NoGradGuard no_grad;
+  const NamedTensors from_params = from->named_parameters(true), into_params = into->named_parameters(true);
+  const NamedTensors from_buffers = from->named_buffers(true), into_buffers = into->named_buffers(true);
+  check_same_layout(from_params, into_params, "parameter");
+  check_same_layout(from_buffers, into_buffers, "buffer");
+  for (const auto& f : from_params) into_params[f.key()].copy_(f.value());
+  for (const auto& f : from_buffers) into_buffers[f.key()].copy_(f.value());
+}
+
 Network clone_network(const Network& net) {
   Network copy(net->config());
-  torch::NoGradGuard no_grad;
-  auto src_params = net->named_parameters(true);
-  for (auto& p : copy->named_parameters(true)) p.value().copy_(src_params[p.key()]);
-  auto src_buffers = net->named_buffers(true);
-  for (auto& b : copy->named_buffers(true)) b.value().copy_(src_buffers[b.key()]);
+  copy_weights(net, copy);
   copy->train(net->is_training());
   return copy;
 }

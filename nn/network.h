@@ -87,6 +87,10 @@ torch::Tensor label_logits(const torch::Tensor& policy_map);
 // A new network of the same architecture with copies of every parameter and buffer (on CPU).
 Network clone_network(const Network& net);
 
+// Copies every parameter and buffer of `from` into `into` in place, by name, across devices.
+// Throws std::invalid_argument naming the first tensor `into` lacks or holds in another shape.
+void copy_weights(const Network& from, Network& into);
+
 // A fresh network with weights drawn from torch's generator seeded with `seed`.
 Network make_network(const xqzero::NetworkConfig& config, uint64_t seed);
 

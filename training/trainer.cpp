@@ -369,11 +369,7 @@ void Trainer::load(const std::string& path, std::mt19937_64& rng) {
   if (trained != extra.end()) {
     nn::load_weights_bytes(path, "trained_weights", trained->second, m.net);
   } else if (m.average) {
-    torch::NoGradGuard no_grad;
-    const std::vector<torch::Tensor> a = m.average->parameters(), p = m.net->parameters();
-    for (size_t i = 0; i < a.size(); ++i) p[i].copy_(a[i]);
-    const std::vector<torch::Tensor> ab = m.average->buffers(), nb = m.net->buffers();
-    for (size_t i = 0; i < ab.size(); ++i) nb[i].copy_(ab[i]);
+    nn::copy_weights(m.average, m.net);
   }
   m.net->to(m.device);
   m.net->train();

@@ -14,6 +14,7 @@
 #include "nn/policy_labels.h"
 #include "nn/precision_choice.h"
 #include "nn/torch_evaluator.h"
+#include "tests/support/net_state.h"
 #include "tests/support/nn_test_util.h"
 #include "tests/support/perturbed_net.h"
 
@@ -174,6 +175,41 @@ TEST(TorchEvaluator, CloneGivesTheSameAnswers) {
     b.evaluate_one(r, y);
     EXPECT_EQ(x.priors, y.priors);
     EXPECT_EQ(x.wdl, y.wdl);
+  }
+}
+
+// copy_weights copies every parameter and BatchNorm statistic in place, and refuses a net of
+// another shape by naming the tensor.
+TEST(Network, CopyWeightsCopiesEverythingOrNamesTheMismatch) {
+  const Network from = tiny_net(tiny(true, true), 5);
+  Network into = make_network(tiny(true, true), 6);
+  ASSERT_GT(::xq::test::max_difference(from, into), 0.0);
+  copy_weights(from, into);
+  EXPECT_EQ(::xq::test::max_difference(from, into), 0.0);
+
+  Network narrower = make_network(tiny(false, true), 6);
+  const Network narrower_before = clone_network(narrower);
+  try {
+    copy_weights(from, narrower);
+    FAIL() << "a net without squeeze-excitation took the weights";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("copy_weights: the target network has no parameter "), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(::xq::test::max_difference(narrower, narrower_before), 0.0) << "a refused copy changed the target";
+  xqzero::NetworkConfig wider_config = tiny(true, true);
+  wider_config.set_channels(24);
+  Network wider = make_network(wider_config, 6);
+  try {
+    copy_weights(from, wider);
+    FAIL() << "a wider net took the weights";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find(" has another shape in the target network"), std::string::npos) << e.what();
+  }
+  try {
+    copy_weights(narrower, into);
+    FAIL() << "weights without squeeze-excitation filled a net with it";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("copy_weights: the source network has no parameter "), std::string::npos) << e.what();
   }
 }
 

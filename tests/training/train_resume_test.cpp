@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "nn/checkpoint_export.h"
+#include "tests/support/net_state.h"
 #include "tests/support/train_run.h"
 
 namespace xq::training {
@@ -231,13 +232,7 @@ TEST_F(TrainRun, ResumeHonoursTheCommandLine) {
 // Weight averaging through the binary: each checkpoint carries the average and the trained
 // weights, `xqzero export` keeps the average alone, and a resumed run trains on.
 TEST_F(TrainRun, WeightAveragingCheckpointsExportAndResume) {
-  // Whether two nets hold the same parameters.
-  const auto same = [](const nn::Network& x, const nn::Network& y) {
-    const auto px = x->parameters(), py = y->parameters();
-    bool equal = px.size() == py.size();
-    for (size_t i = 0; equal && i < px.size(); ++i) equal = torch::equal(px[i], py[i]);
-    return equal;
-  };
+  const auto same = [](const nn::Network& x, const nn::Network& y) { return ::xq::test::max_difference(x, y) == 0.0; };
   write_text(config_, config_with("log_every: 5", "log_every: 5 ema_decay: 0.9"));
   const Finished a = train({"--max-steps", "30"}, true, "a");
   ASSERT_TRUE(a.exited && a.code == 0) << a.out << a.err;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "nn/checkpoint.h"
+#include "tests/support/net_state.h"
 #include "tests/support/tiny_net.h"
 #include "tests/support/training_data.h"
 #include "training/trainer.h"
@@ -22,6 +23,9 @@ namespace xq::training {
 namespace {
 
 using test::cpu_training;
+using ::xq::test::max_difference;
+using ::xq::test::net_state;
+
 
 // The network a checkpoint carries and, when it has them, its trained weights.
 struct Saved {
@@ -38,22 +42,6 @@ Saved read_saved(const std::string& path) {
     nn::load_weights_bytes(path, "trained_weights", sections["trained_weights"], s.trained);
   }
   return s;
-}
-
-// Every parameter and floating buffer of a net, in order.
-std::vector<torch::Tensor> state(const nn::Network& net) {
-  std::vector<torch::Tensor> t = net->parameters();
-  for (const torch::Tensor& b : net->buffers())
-    if (b.is_floating_point()) t.push_back(b);
-  return t;
-}
-
-double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  double worst = 0;
-  for (size_t i = 0; i < std::min(a.size(), b.size()); ++i)
-    worst = std::max(worst, (a[i] - b[i]).abs().max().item<double>());
-  return worst;
 }
 
 std::string temp_path(const std::string& name) {
@@ -79,15 +67,15 @@ TEST(WeightAverage, CheckpointCarriesTheAverageOfTheTrainedWeights) {
     fs::remove(path);
     ASSERT_FALSE(saved.back().trained.is_empty()) << "step " << step << ": no trained_weights section";
   }
-  EXPECT_EQ(max_difference(state(saved[0].average), state(saved[0].trained)), 0.0) << "the average starts at the weights";
+  EXPECT_EQ(max_difference(saved[0].average, saved[0].trained), 0.0) << "the average starts at the weights";
   for (int step = 1; step <= 3; ++step) {
     const double d = std::min(0.15, (1.0 + (step - 1)) / (10.0 + (step - 1)));  // 0.1, then the cap
-    const std::vector<torch::Tensor> before = state(saved[size_t(step) - 1].average);
-    const std::vector<torch::Tensor> trained = state(saved[size_t(step)].trained);
+    const std::vector<torch::Tensor> before = net_state(saved[size_t(step) - 1].average);
+    const std::vector<torch::Tensor> trained = net_state(saved[size_t(step)].trained);
     std::vector<torch::Tensor> expected;
     for (size_t i = 0; i < before.size(); ++i) expected.push_back(d * before[i] + (1 - d) * trained[i]);
-    EXPECT_LT(max_difference(state(saved[size_t(step)].average), expected), 1e-6) << "step " << step;
-    EXPECT_GT(max_difference(state(saved[size_t(step)].average), trained), 1e-4)
+    EXPECT_LT(max_difference(net_state(saved[size_t(step)].average), expected), 1e-6) << "step " << step;
+    EXPECT_GT(max_difference(net_state(saved[size_t(step)].average), trained), 1e-4)
         << "step " << step << ": the average is not the trained weights";
   }
 }
@@ -113,9 +101,9 @@ TEST(WeightAverage, ResumesExactly) {
   const Saved x = read_saved(straight), y = read_saved(resumed);
   for (const std::string& p : {mid, straight, resumed}) fs::remove(p);
   ASSERT_FALSE(x.trained.is_empty() || y.trained.is_empty());
-  EXPECT_LT(max_difference(state(x.average), state(y.average)), 1e-6);
-  EXPECT_LT(max_difference(state(x.trained), state(y.trained)), 1e-6);
-  EXPECT_GT(max_difference(state(x.average), state(x.trained)), 1e-4);
+  EXPECT_LT(max_difference(x.average, y.average), 1e-6);
+  EXPECT_LT(max_difference(x.trained, y.trained), 1e-6);
+  EXPECT_GT(max_difference(x.average, x.trained), 1e-4);
 }
 
 // Without averaging a checkpoint is what it was (no extra section: its network is the trained
@@ -139,8 +127,8 @@ TEST(WeightAverage, SwitchesOnAndOffAcrossAResume) {
   on.save(q, "test", rng);
   const Saved on_saved = read_saved(q);
   ASSERT_FALSE(on_saved.trained.is_empty());
-  EXPECT_EQ(max_difference(state(on_saved.average), state(plain_saved.average)), 0.0);
-  EXPECT_EQ(max_difference(state(on_saved.trained), state(plain_saved.average)), 0.0);
+  EXPECT_EQ(max_difference(on_saved.average, plain_saved.average), 0.0);
+  EXPECT_EQ(max_difference(on_saved.trained, plain_saved.average), 0.0);
 
   for (int i = 0; i < 3; ++i) on.step(batch);
   on.save(r, "test", rng);
@@ -152,8 +140,8 @@ TEST(WeightAverage, SwitchesOnAndOffAcrossAResume) {
   for (const std::string& f : {p, q, r, s}) fs::remove(f);
   ASSERT_FALSE(averaged.trained.is_empty());
   EXPECT_TRUE(off_saved.trained.is_empty());
-  EXPECT_EQ(max_difference(state(off_saved.average), state(averaged.trained)), 0.0);
-  EXPECT_GT(max_difference(state(averaged.average), state(averaged.trained)), 1e-4);
+  EXPECT_EQ(max_difference(off_saved.average, averaged.trained), 0.0);
+  EXPECT_GT(max_difference(averaged.average, averaged.trained), 1e-4);
 }
 
 }  // namespace
