@@ -88,7 +88,8 @@ torch::Tensor label_logits(const torch::Tensor& policy_map);
 Network clone_network(const Network& net);
 
 // Copies every parameter and buffer of `from` into `into` in place, by name, across devices.
-// Throws std::invalid_argument naming the first tensor `into` lacks or holds in another shape.
+// Throws std::invalid_argument, before copying anything, naming the first tensor the two nets
+// do not share in name and shape.
 void copy_weights(const Network& from, Network& into);
 
 // A fresh network with weights drawn from torch's generator seeded with `seed`.
