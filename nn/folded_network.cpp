@@ -121,6 +121,10 @@ FoldedNetwork::FoldedNetwork(const Network& net, const torch::Device& device, to
     src.take("soft_policy_out.weight");
     src.take("soft_policy_out.bias");
   }
+  if (config_.reply_policy_head()) {  // and this one
+    src.take("reply_policy_out.weight");
+    src.take("reply_policy_out.bias");
+  }
   src.check_all_taken();
 }
 

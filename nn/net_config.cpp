@@ -77,6 +77,7 @@ std::string short_name(const xqzero::NetworkConfig& c) {
   if (c.material_head()) s += " mat";
   if (c.short_value_head()) s += " stv";
   if (c.soft_policy_head()) s += " soft";
+  if (c.reply_policy_head()) s += " reply";
   if (c.attack_planes()) s += " att";
   if (c.history() > 0) s += " h" + std::to_string(c.history());
   return s;

@@ -33,7 +33,7 @@ NetFlops net_flops(const xqzero::NetworkConfig& config) {
   const int value_in = vc * SQUARE_NB + (config.global_pool() ? 2 * c : 0);
   f.value = conv(c, vc, 1) + fc(value_in, config.value_hidden()) + fc(config.value_hidden(), 3) +
             (config.material_head() ? fc(config.value_hidden(), 1) : 0.0);
-  // The other training-only heads (short-term value, soft policy) are left out: inference
+  // The other training-only heads (short-term value, soft and reply policy) are left out: inference
   // never runs them.
   return f;
 }

@@ -45,6 +45,8 @@ NetworkImpl::NetworkImpl(const xqzero::NetworkConfig& config) : config_(config) 
   policy_bn_ = register_module("policy_bn", BatchNorm2d(c));
   policy_out_ = register_module("policy_out", conv(c, kPolicyPlanes, 1, true));
   if (config_.soft_policy_head()) soft_policy_out_ = register_module("soft_policy_out", conv(c, kPolicyPlanes, 1, true));
+  if (config_.reply_policy_head())
+    reply_policy_out_ = register_module("reply_policy_out", conv(c, kPolicyPlanes, 1, true));
   const int vc = config_.value_channels();
   value_conv_ = register_module("value_conv", conv(c, vc, 1, false));
   value_bn_ = register_module("value_bn", BatchNorm2d(vc));
@@ -85,6 +87,9 @@ NetworkImpl::Heads NetworkImpl::heads(const torch::Tensor& x, bool with_aux) {
   const torch::Tensor hidden = policy_hidden(x);
   out.policy = policy_out_(hidden).reshape({x.size(0), -1});
   if (with_aux && soft_policy_out_) out.soft_policy = soft_policy_out_(hidden).reshape({x.size(0), -1});
+  // The opponent's labels are in its view, whose ranks run the other way (nn/encoding.h): the
+  // map is flipped upside down, so a move's logit is read at its from-square on our board.
+  if (with_aux && reply_policy_out_) out.reply_policy = reply_policy_out_(hidden).flip({2}).reshape({x.size(0), -1});
   return out;
 }
 
@@ -98,7 +103,8 @@ NetworkImpl::Heads NetworkImpl::value_heads(const torch::Tensor& x, bool with_au
   torch::Tensor v = torch::relu(value_bn_(value_conv_(x))).reshape({x.size(0), -1});
   if (config_.global_pool()) v = torch::cat({v, x.mean({2, 3}), x.amax({2, 3})}, 1);
   const torch::Tensor hidden = torch::relu(value_fc1_(v));
-  Heads out{torch::Tensor(), value_fc2_(hidden), torch::Tensor(), torch::Tensor(), torch::Tensor()};
+  Heads out;
+  out.wdl = value_fc2_(hidden);
   if (with_aux && material_fc_) out.material = material_fc_(hidden).squeeze(1);
   if (with_aux && short_value_fc_) out.short_value = torch::tanh(short_value_fc_(hidden)).squeeze(1);
   return out;

@@ -12,7 +12,8 @@
 // ReLU, FC 3 = win/draw/loss logits. With material_head, a linear read-out of that hidden
 // layer predicts the material balance a few plies later, and with short_value_head a tanh
 // read-out of it the short-term value, and with soft_policy_head a second 1x1 conv on the
-// policy head's hidden layer the soft policy (auxiliary training targets that search never
+// policy head's hidden layer the soft policy, and with reply_policy_head a third one, flipped
+// to the opponent's view, the opponent's reply (auxiliary training targets that search never
 // uses).
 // Precision: float32, or bfloat16 (CPU or CUDA) and float16 (CUDA only) for inference; on CPU
 // the evaluator runs bfloat16 through a BatchNorm-folded, channels-last copy of the net
@@ -39,9 +40,10 @@ class NetworkImpl : public torch::nn::Module {
 
   // Every head, for training: the material prediction [B] is undefined without material_head,
   // the short-term value [B] (in [-1, 1]) without short_value_head, the soft policy map (as
-  // policy) without soft_policy_head.
+  // policy) without soft_policy_head, the reply policy map (as policy, but gathered with the
+  // opponent's labels) without reply_policy_head.
   struct Heads {
-    torch::Tensor policy, wdl, material, short_value, soft_policy;
+    torch::Tensor policy, wdl, material, short_value, soft_policy, reply_policy;
   };
   Heads forward_heads(const torch::Tensor& compact);
   // forward_heads in parts, so a trainer can run them in different precisions: the tower
@@ -57,7 +59,7 @@ class NetworkImpl : public torch::nn::Module {
   int64_t parameter_count() const;
 
  private:
-  // The policy head's hidden layer (3x3 conv, BN, ReLU), shared by the policy and soft policy outputs.
+  // The policy head's hidden layer (3x3 conv, BN, ReLU), shared by the policy outputs.
   torch::Tensor policy_hidden(const torch::Tensor& features);
   struct Block {
     torch::nn::Conv2d conv1{nullptr}, conv2{nullptr};
@@ -68,7 +70,7 @@ class NetworkImpl : public torch::nn::Module {
   torch::nn::Conv2d stem_{nullptr};
   torch::nn::BatchNorm2d stem_bn_{nullptr};
   std::vector<Block> blocks_;
-  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr}, soft_policy_out_{nullptr};
+  torch::nn::Conv2d policy_conv_{nullptr}, policy_out_{nullptr}, soft_policy_out_{nullptr}, reply_policy_out_{nullptr};
   torch::nn::BatchNorm2d policy_bn_{nullptr};
   torch::nn::Conv2d value_conv_{nullptr};
   torch::nn::BatchNorm2d value_bn_{nullptr};

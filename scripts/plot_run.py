@@ -110,7 +110,9 @@ def policy_panel(ax, runs):
                           "policy_entropy": "entropy of search targets (floor)",
                           "heldout_policy_loss": "policy loss (held out)",
                           "soft_policy_loss": "soft policy loss (auxiliary head)",
-                          "heldout_soft_policy_loss": "soft policy loss (held out)"},
+                          "heldout_soft_policy_loss": "soft policy loss (held out)",
+                          "reply_policy_loss": "opponent's reply loss (auxiliary head)",
+                          "heldout_reply_policy_loss": "opponent's reply loss (held out)"},
                "Policy loss", "cross-entropy (nats)")
 
 
@@ -260,7 +262,7 @@ def add_time_axis(ax, run, comparing):
 
 
 PANELS = [  # (draw, shown when: any run has any of these keys; "eval" means eval lines)
-    (policy_panel, ["policy_loss", "policy_entropy", "heldout_policy_loss", "soft_policy_loss"]),
+    (policy_panel, ["policy_loss", "policy_entropy", "heldout_policy_loss", "soft_policy_loss", "reply_policy_loss"]),
     (value_panel, ["value_loss", "value_entropy", "heldout_value_loss", "material_loss", "heldout_material_loss",
                    "short_value_loss", "heldout_short_value_loss"]),
     (search_panel, ["search_kl"]),

@@ -2,7 +2,7 @@
 //
 // Its size grows with the data: window_fraction of all target positions generated so far,
 // at least window_min and at most window_max. Storage is a ring of window_max positions
-// (TrainingPosition, 616 bytes: the tiny config's 480,000 take about 296 MB, a million 616 MB).
+// (TrainingPosition, 618 bytes: the tiny config's 480,000 take about 297 MB, a million 618 MB).
 #pragma once
 
 #include <cstdint>

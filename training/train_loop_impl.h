@@ -54,7 +54,8 @@ struct SharedNet {
 
 // Means of the losses since the last metrics line.
 struct LossSums {
-  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, policy_entropy = 0, value_entropy = 0;
+  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, reply_policy = 0, policy_entropy = 0,
+         value_entropy = 0;
   int count = 0;
   void add(const StepLosses& l) {
     policy += l.policy;
@@ -62,6 +63,7 @@ struct LossSums {
     material += l.material;
     short_value += l.short_value;
     soft_policy += l.soft_policy;
+    reply_policy += l.reply_policy;
     policy_entropy += l.policy_entropy;
     value_entropy += l.value_entropy;
     ++count;

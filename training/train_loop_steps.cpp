@@ -155,6 +155,7 @@ void TrainLoop::log_step(const StepLosses& last) {
   line["material_loss"] = figure(sums_.mean(sums_.material));
   if (config_.network().short_value_head()) line["short_value_loss"] = figure(sums_.mean(sums_.short_value));
   if (config_.network().soft_policy_head()) line["soft_policy_loss"] = figure(sums_.mean(sums_.soft_policy));
+  if (config_.network().reply_policy_head()) line["reply_policy_loss"] = figure(sums_.mean(sums_.reply_policy));
   if (heldout_->sample(kHeldOutBatch, rng_heldout_, batch_)) {
     const StepLosses h = trainer_->measure(batch_);
     line["heldout_policy_loss"] = figure(h.policy);
@@ -162,6 +163,7 @@ void TrainLoop::log_step(const StepLosses& last) {
     line["heldout_material_loss"] = figure(h.material);
     if (config_.network().short_value_head()) line["heldout_short_value_loss"] = figure(h.short_value);
     if (config_.network().soft_policy_head()) line["heldout_soft_policy_loss"] = figure(h.soft_policy);
+    if (config_.network().reply_policy_head()) line["heldout_reply_policy_loss"] = figure(h.reply_policy);
     line["heldout_positions"] = heldout_->total_added();
   }
   line["search_kl"] = figure(search_kl);

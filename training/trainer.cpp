@@ -61,13 +61,13 @@ struct Trainer::Impl {
   Batch device_batch(const std::vector<TrainingPosition>& batch) const {
     Batch b = build_batch(batch, net->config(), config);
     for (torch::Tensor* t : {&b.compact, &b.policy, &b.soft_policy, &b.illegal, &b.wdl, &b.value_weight, &b.material,
-                            &b.short_value})
+                            &b.short_value, &b.reply, &b.reply_weight})
       if (t->defined()) *t = t->to(device);
     return b;
   }
 
   struct Losses {
-    torch::Tensor policy, value, material, short_value, soft_policy, total;
+    torch::Tensor policy, value, material, short_value, soft_policy, reply_policy, total;
   };
 
   // The losses of the network on a prepared batch.
@@ -107,6 +107,12 @@ struct Trainer::Impl {
       l.soft_policy = policy_loss(h.soft_policy, b.soft_policy);
       l.total = l.total + config.soft_policy_loss_weight() * l.soft_policy;
     }
+    if (h.reply_policy.defined() && b.reply.defined()) {  // over all labels: the reply's legality is not known here
+      const torch::Tensor logp = torch::log_softmax(nn::label_logits(h.reply_policy).to(torch::kFloat32), 1);
+      const torch::Tensor ce = -logp.gather(1, b.reply.unsqueeze(1)).squeeze(1);
+      l.reply_policy = (ce * b.reply_weight).sum() / std::max(1.0, b.reply_rows);
+      l.total = l.total + config.reply_policy_loss_weight() * l.reply_policy;
+    }
     if (h.short_value.defined()) {
       l.short_value = (h.short_value.to(torch::kFloat32) - b.short_value).pow(2).mean();
       l.total = l.total + config.short_value_loss_weight() * l.short_value;
@@ -120,6 +126,7 @@ struct Trainer::Impl {
     if (l.material.defined()) parts.push_back(l.material.detach());
     if (l.short_value.defined()) parts.push_back(l.short_value.detach());
     if (l.soft_policy.defined()) parts.push_back(l.soft_policy.detach());
+    if (l.reply_policy.defined()) parts.push_back(l.reply_policy.detach());
     const torch::Tensor host = torch::stack(parts).to(torch::kCPU, torch::kDouble);
     const double* x = host.data_ptr<double>();
     StepLosses out;
@@ -129,6 +136,7 @@ struct Trainer::Impl {
     if (l.material.defined()) out.material = x[next++];
     if (l.short_value.defined()) out.short_value = x[next++];
     if (l.soft_policy.defined()) out.soft_policy = x[next++];
+    if (l.reply_policy.defined()) out.reply_policy = x[next++];
     out.policy_entropy = b.policy_entropy;
     out.value_entropy = b.value_entropy;
     return out;
@@ -277,6 +285,7 @@ StepLosses Trainer::step_parts(const std::vector<const std::vector<TrainingPosit
     out.material += share * r.material;
     out.short_value += share * r.short_value;
     out.soft_policy += share * r.soft_policy;
+    out.reply_policy += share * r.reply_policy;
     out.policy_entropy += share * r.policy_entropy;
     out.value_entropy += share * r.value_entropy;
     positions += int64_t(part->size());

@@ -8,7 +8,8 @@
 // network.short_value_head the auxiliary short-term value regression, with
 // network.soft_policy_head the auxiliary soft policy cross-entropy (both policy losses, and
 // their floor below, weigh each sample by its policy_weight: 1 unless sampling by surprise
-// sets it), and L2 regularisation through the optimiser's weight decay (logged as
+// sets it), with network.reply_policy_head the auxiliary cross-entropy of the opponent's reply
+// (unweighted, over the samples a move followed), and L2 regularisation through the optimiser's weight decay (logged as
 // 0.5 * weight_decay * sum of squared weights). Each step also reports the baselines the
 // losses are read against: the entropy of the policy targets (the policy loss's floor; the
 // loss minus it is the KL from the net to the targets) and the entropy of the batch's mean
@@ -32,7 +33,8 @@ namespace xq::training {
 class Collective;
 
 struct StepLosses {
-  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, regularisation = 0, learning_rate = 0;
+  double policy = 0, value = 0, material = 0, short_value = 0, soft_policy = 0, reply_policy = 0, regularisation = 0,
+         learning_rate = 0;
   double policy_entropy = 0;  // mean entropy of the policy targets (each by its policy_weight)
   double value_entropy = 0;   // entropy of the mean W/D/L target (class-frequency baseline)
 };

@@ -47,6 +47,13 @@ Batch build_batch(const std::vector<TrainingPosition>& batch, const xqzero::Netw
   const bool soft = network.soft_policy_head();
   if (soft) b.soft_policy = torch::zeros({n, nn::kNumLabels}, torch::kFloat32);
   float* sp = soft ? b.soft_policy.data_ptr<float>() : nullptr;
+  const bool reply = network.reply_policy_head();
+  if (reply) {
+    b.reply = torch::zeros({n}, torch::kInt64);
+    b.reply_weight = torch::zeros({n}, torch::kFloat32);
+  }
+  int64_t* rl = reply ? b.reply.data_ptr<int64_t>() : nullptr;
+  float* rw = reply ? b.reply_weight.data_ptr<float>() : nullptr;
   const bool legal_only = config.legal_policy_loss();
   if (legal_only) b.illegal = torch::full({n, nn::kNumLabels}, -1e9f, torch::kFloat32);
   b.wdl = torch::zeros({n, 3}, torch::kFloat32);
@@ -65,6 +72,11 @@ Batch build_batch(const std::vector<TrainingPosition>& batch, const xqzero::Netw
     const TrainingPosition& s = batch[size_t(i)];
     std::memcpy(c + i * width, &s.encoding, sizeof(nn::Encoding));
     if (layout.attacks) nn::attack_map(s.encoding.squares, c + i * width + nn::attack_offset(layout));
+    if (rl && s.reply_label != kNoReply) {
+      rl[i] = s.reply_label;
+      rw[i] = 1;
+      ++b.reply_rows;
+    }
     float sum = 0;
     for (int k = 0; k < s.n_policy; ++k) sum += float(s.weights[k]);
     if (sum > 0) ++b.policy_rows;

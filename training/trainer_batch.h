@@ -23,6 +23,10 @@ struct Batch {
   torch::Tensor soft_policy;   // float [B, labels]: the policy target ^ kSoftPolicyPower, renormalised
                                // to the row's policy_weight
                                // (undefined without network.soft_policy_head)
+  torch::Tensor reply;         // int64 [B]: the opponent's reply's label (0 where no move followed)
+  torch::Tensor reply_weight;  // float [B]: 1 where a move followed, else 0
+  double reply_rows = 0;       // the samples a move followed
+                               // (reply and reply_weight undefined without network.reply_policy_head)
   torch::Tensor illegal;       // float [B, labels]: 0 for legal moves, -1e9 elsewhere (or undefined)
   torch::Tensor wdl;           // float [B, 3]
   torch::Tensor value_weight;  // float [B]: 1, or 0 for a value target dropped
@@ -33,7 +37,7 @@ struct Batch {
 };
 
 // The batch of `batch` for a net of `network`: the policy target (and the soft one with
-// network.soft_policy_head), the W/D/L target as config's root_value_mix and
+// network.soft_policy_head, the opponent's reply with network.reply_policy_head), the W/D/L target as config's root_value_mix and
 // capped_value_target say, the auxiliary heads' targets, and the illegal-move mask with
 // legal_policy_loss. Host tensors.
 Batch build_batch(const std::vector<TrainingPosition>& batch, const xqzero::NetworkConfig& network,

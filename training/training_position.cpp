@@ -73,6 +73,7 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
   std::vector<Color> target_mover;
   std::vector<int> red_material;   // red minus black, per ply
   std::vector<float> root_values;  // per ply, the mover's view
+  std::vector<int> move_labels;    // per ply, the move played, labelled in its mover's view
   for (const auto& mr : record.moves()) {
     const Position& pos = game.position();
     root_values.push_back(mr.root_value());
@@ -91,7 +92,9 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
       target_index.push_back(red_material.size() - 1);
       target_mover.push_back(us);
     }
-    game.play(parse_legal_move(game.position(), mr.move()));
+    const Move move = parse_legal_move(game.position(), mr.move());
+    move_labels.push_back(nn::label_of(move, game.side_to_move()));
+    game.play(move);
   }
   const Position& last = game.position();
   red_material.push_back(material_half_pawns(last, RED) - material_half_pawns(last, BLACK));
@@ -106,6 +109,8 @@ std::vector<TrainingPosition> positions_of(const xqzero::GameRecord& record, boo
     out[i].short_value = int16_t(std::lround(std::clamp(short_value[target_index[i]], -1.0, 1.0) * 32767));
     const int red_view = red_material[std::min(target_index[i] + kMaterialHorizon, red_material.size() - 1)];
     out[i].material = int8_t(std::clamp(target_mover[i] == RED ? red_view : -red_view, -127, 127));
+    const size_t reply = target_index[i] + 1;  // the ply after the sample's: the opponent's move
+    if (reply < move_labels.size() && move_labels[reply] != nn::kNoLabel) out[i].reply_label = uint16_t(move_labels[reply]);
   }
   return out;
 }
@@ -114,6 +119,7 @@ TrainingPosition mirrored(const TrainingPosition& p) {
   TrainingPosition m = p;
   m.encoding = nn::mirror(p.encoding);
   for (int i = 0; i < p.n_policy; ++i) m.labels[i] = uint16_t(nn::mirror_label(p.labels[i]));
+  if (p.reply_label != kNoReply) m.reply_label = uint16_t(nn::mirror_label(p.reply_label));
   return m;
 }
 

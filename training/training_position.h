@@ -1,7 +1,8 @@
 // One training sample, held compactly in memory: the position's compact encoding from the
 // side to move's view, the game result and the search's root value from that side's view, how
 // the game ended, the material balance a few plies later and the short-term value (auxiliary
-// targets), the weight of its policy losses (1 unless sampling by surprise sets it), and the
+// targets), the weight of its policy losses (1 unless sampling by surprise sets it), the
+// opponent's reply (the move played next, for the auxiliary reply policy head), and the
 // policy target over every legal move (its labels, with weight 0 for the
 // moves the search gave no weight, so the trainer can restrict the policy to the legal moves).
 //
@@ -22,6 +23,8 @@
 namespace xq::training {
 
 constexpr int kMaxPolicyEntries = 128;
+// A sample's reply_label when no move followed it.
+constexpr uint16_t kNoReply = 0xFFFF;
 // A sample's policy loss weight in units of 1/kUnitPolicyWeight (up to 65535 / 1024, about 64).
 constexpr uint16_t kUnitPolicyWeight = 1024;
 
@@ -41,10 +44,12 @@ struct TrainingPosition {
   int16_t short_value;    // the short-term value target * 32767 (kShortValueLambda)
   uint16_t policy_weight = kUnitPolicyWeight;  // the policy losses' weight of this sample *
                                                // kUnitPolicyWeight (training.surprise_by "loss")
+  uint16_t reply_label = kNoReply;  // the opponent's next move, labelled in the opponent's view
+                                    // (nn/policy_labels.h); kNoReply after the game's last move
   uint16_t labels[kMaxPolicyEntries];
   uint16_t weights[kMaxPolicyEntries];  // weight * 65535, largest first; 0 for unsearched moves
 };
-static_assert(sizeof(TrainingPosition) == 616, "training/replay_window.h states the size of a position");
+static_assert(sizeof(TrainingPosition) == 618, "training/replay_window.h states the size of a position");
 
 // Plies ahead at which the material target is taken (the game's end when it is nearer).
 constexpr int kMaterialHorizon = 12;

@@ -89,6 +89,8 @@ def expected_shapes(network):
     conv("policy_out", board.POLICY_PLANES, c, 1, bias=True)
     if network.get("soft_policy_head"):  # training-only heads, in nn/network.cpp's order
         conv("soft_policy_out", board.POLICY_PLANES, c, 1, bias=True)
+    if network.get("reply_policy_head"):
+        conv("reply_policy_out", board.POLICY_PLANES, c, 1, bias=True)
     conv("value_conv", vc, c, 1)
     bn("value_bn", vc)
     linear("value_fc1", vh, vc * 90 + (2 * c if network["global_pool"] else 0))

@@ -24,6 +24,7 @@ xqzero::NetworkConfig arch(bool se = false, bool gp = false, int history = 0) {
   c.set_material_head(gp);  // the training-only heads are skipped by the folded copy
   c.set_short_value_head(gp);
   c.set_soft_policy_head(gp);
+  c.set_reply_policy_head(gp);
   c.set_history(history);
   c.set_attack_planes(se);  // the attack planes feed the stem like the others
   return c;
