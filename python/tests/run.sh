@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 run="$tmp/run"
 "$bin" train --run-dir "$run" --max-steps 4 --device cpu \
   --set network.se=true --set network.global_pool=false --set network.value_channels=2 \
-  --set network.short_value_head=true --set network.soft_policy_head=true \
+  --set network.short_value_head=true --set network.soft_policy_head=true --set network.reply_policy_head=true \
   --set selfplay.threads=1 --set selfplay.games_per_thread=8 --set selfplay.games_per_file=4 \
   --set selfplay.max_plies=40 --set selfplay.full_visits=8 --set selfplay.fast_visits=4 \
   --set training.min_positions=200 --set training.window_min=200 --set training.batch_size=32 \

@@ -1,7 +1,7 @@
 // The opponent's reply policy head (network.reply_policy_head): each sample's target is the
 // move played next, labelled in the opponent's view; the head's map is read upside down so
 // that the logit of a reply comes from the features at its from-square on the board the net
-// sees; the trainer learns it and counts only the samples a move followed.
+// sees; the trainer learns it and averages it over the samples a move followed.
 #include <gtest/gtest.h>
 #include "tests/support/tiny_net.h"
 #include "tests/support/training_data.h"
@@ -42,7 +42,9 @@ TEST(TrainingPosition, ReplyIsTheMovePlayedNextInTheOpponentsView) {
       ASSERT_NE(p.reply_label, kNoReply) << "ply " << t;
       const Move reply = nn::move_of(p.reply_label, game.side_to_move());
       EXPECT_EQ(reply, parse_legal_move(game.position(), g.moves(t + 1).move())) << "ply " << t;
-      EXPECT_EQ(mirrored(p).reply_label, nn::mirror_label(p.reply_label));
+      // Mirrored left-right, it is the mirror image of that move.
+      const Move mirror = nn::move_of(mirrored(p).reply_label, game.side_to_move());
+      EXPECT_EQ(mirror, Move(nn::mirror_square(reply.from()), nn::mirror_square(reply.to()))) << "ply " << t;
       ++checked;
     }
     EXPECT_EQ(next, positions.size());
@@ -106,9 +108,23 @@ TEST(Trainer, ReplyPolicyHeadLearnsOnAFixedBatch) {
   StepLosses last;
   for (int i = 0; i < 60; ++i) last = trainer.step(batch);
   EXPECT_LT(last.reply_policy, 0.5 * first.reply_policy);
-  // Samples no move followed carry no reply loss: a batch of only those reports none.
-  std::vector<TrainingPosition> ends = batch;
-  for (TrainingPosition& p : ends) p.reply_label = kNoReply;
+  // The loss is a mean over the samples a move followed: split into two halves by which rows
+  // keep their reply, the whole batch's loss is the halves' losses weighed by their rows (a
+  // mean over every row would make it their sum); a batch of only replyless rows reports none.
+  std::vector<TrainingPosition> even = batch, odd = batch, ends = batch;
+  double n_even = 0, n_odd = 0, n_all = 0;
+  for (size_t i = 0; i < batch.size(); ++i) {
+    (i % 2 ? even : odd)[i].reply_label = kNoReply;
+    ends[i].reply_label = kNoReply;
+    if (batch[i].reply_label == kNoReply) continue;
+    ++n_all;
+    ++(i % 2 ? n_odd : n_even);
+  }
+  ASSERT_GT(n_even, 4.0);
+  ASSERT_GT(n_odd, 4.0);
+  const double whole = trainer.measure(batch).reply_policy;
+  const double halves = (n_even * trainer.measure(even).reply_policy + n_odd * trainer.measure(odd).reply_policy) / n_all;
+  EXPECT_NEAR(whole, halves, 1e-4 * whole);
   EXPECT_EQ(trainer.measure(ends).reply_policy, 0.0);
   // Without the head, no reply loss is reported.
   Trainer plain(::xq::test::tiny_net_config(), cpu_training());

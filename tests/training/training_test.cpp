@@ -85,6 +85,7 @@ TEST(TrainingPosition, MirrorIsAnInvolution) {
     const TrainingPosition m = mirrored(p), back = mirrored(m);
     EXPECT_EQ(back.encoding, p.encoding);
     for (int i = 0; i < p.n_policy; ++i) EXPECT_EQ(back.labels[i], p.labels[i]);
+    EXPECT_EQ(back.reply_label, p.reply_label);
     EXPECT_EQ(m.encoding, nn::mirror(p.encoding));
   }
 }

@@ -8,7 +8,8 @@ window.XQ = window.XQ || {};
 XQ.Dashboard = (function () {
   const PANELS = [
     { title: "Policy loss (nats)", keys: { policy_loss: "train", policy_entropy: "target entropy (floor)", heldout_policy_loss: "held out",
-                                   soft_policy_loss: "soft policy (aux)", heldout_soft_policy_loss: "soft held out" } },
+                                   soft_policy_loss: "soft policy (aux)", heldout_soft_policy_loss: "soft held out",
+                                   reply_policy_loss: "opponent's reply (aux)", heldout_reply_policy_loss: "reply held out" } },
     { title: "Value loss", keys: { value_loss: "train", value_entropy: "W/D/L entropy (baseline)", heldout_value_loss: "held out",
                                    material_loss: "material (aux)", heldout_material_loss: "material held out",
                                    short_value_loss: "short-term value (aux)", heldout_short_value_loss: "short-term held out" } },
