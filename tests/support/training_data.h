@@ -7,6 +7,7 @@
 #include "config.pb.h"
 #include "nn/evaluator.h"
 #include "selfplay/selfplay.h"
+#include "training/trainer.h"
 #include "training/training_position.h"
 
 namespace xq::training::test {
@@ -47,6 +48,19 @@ inline xqzero::TrainingConfig cpu_training() {
   t.set_threads(1);
   t.set_learning_rate(0.05f);
   return t;
+}
+
+// The losses of a fresh trainer of `net` (cpu_training) on `batch`: at its first step, and at
+// the last of `steps` more on the same batch.
+struct FirstAndLast {
+  StepLosses first, last;
+};
+inline FirstAndLast train_on(const xqzero::NetworkConfig& net, const std::vector<TrainingPosition>& batch, int steps = 60) {
+  Trainer trainer(net, cpu_training());
+  FirstAndLast out;
+  out.first = trainer.step(batch);
+  for (int i = 0; i < steps; ++i) out.last = trainer.step(batch);
+  return out;
 }
 
 }  // namespace xq::training::test

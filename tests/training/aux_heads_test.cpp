@@ -69,11 +69,8 @@ TEST(Trainer, ShortValueHeadLearnsOnAFixedBatch) {
   ASSERT_GT(distinct, 0) << "the targets should differ";
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_short_value_head(true);
-  Trainer trainer(net, cpu_training());
-  const StepLosses first = trainer.step(batch);
+  const auto [first, last] = test::train_on(net, batch);
   EXPECT_GT(first.short_value, 0.0);
-  StepLosses last;
-  for (int i = 0; i < 60; ++i) last = trainer.step(batch);
   EXPECT_LT(last.short_value, 0.5 * first.short_value);
   // Without the head, no short-term loss is reported.
   Trainer plain(::xq::test::tiny_net_config(), cpu_training());
@@ -99,11 +96,8 @@ TEST(Trainer, SoftPolicyHeadLearnsOnAFixedBatch) {
   ASSERT_GE(batch.size(), 32u);
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_soft_policy_head(true);
-  Trainer trainer(net, cpu_training());
-  const StepLosses first = trainer.step(batch);
+  const auto [first, last] = test::train_on(net, batch);
   EXPECT_GT(first.soft_policy, 0.0);
-  StepLosses last;
-  for (int i = 0; i < 60; ++i) last = trainer.step(batch);
   EXPECT_LT(last.soft_policy, first.soft_policy);
   // The soft target is flatter than the target: its cross-entropy stays above the policy's
   // floor (the target's own entropy) once both heads have learned the batch.

@@ -102,12 +102,10 @@ TEST(Trainer, ReplyPolicyHeadLearnsOnAFixedBatch) {
   ASSERT_GE(batch.size(), 32u);
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_reply_policy_head(true);
-  Trainer trainer(net, cpu_training());
-  const StepLosses first = trainer.step(batch);
+  const auto [first, last] = test::train_on(net, batch);
   EXPECT_GT(first.reply_policy, 0.0);
-  StepLosses last;
-  for (int i = 0; i < 60; ++i) last = trainer.step(batch);
   EXPECT_LT(last.reply_policy, 0.5 * first.reply_policy);
+  Trainer trainer(net, cpu_training());
   // The loss is a mean over the samples a move followed: split into two halves by which rows
   // keep their reply, the whole batch's loss is the halves' losses weighed by their rows (a
   // mean over every row would make it their sum); a batch of only replyless rows reports none.
