@@ -56,15 +56,21 @@ std::string bounded(const std::string& text) {
   return out;
 }
 
+// A line's first word, white space separated as the engine splits them ("" if none).
+std::string first_word(const std::string& line) {
+  std::istringstream words(line);
+  std::string first;
+  words >> first;
+  return first;
+}
+
 // The session up to (not including) the line that holds its (max_go + 1)-th `go` command.
 std::string with_at_most_gos(const std::string& text, size_t max_go) {
   size_t seen = 0, start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     end = end == std::string::npos ? text.size() : end + 1;
-    std::istringstream words(text.substr(start, end - start));
-    std::string first;
-    if ((words >> first) && first == "go" && ++seen > max_go) return text.substr(0, start);
+    if (first_word(text.substr(start, end - start)) == "go" && ++seen > max_go) return text.substr(0, start);
     start = end;
   }
   return text;
@@ -74,11 +80,7 @@ std::string with_at_most_gos(const std::string& text, size_t max_go) {
 size_t count_commands(const std::string& text, const std::string& word) {
   size_t n = 0;
   std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream words(line);
-    std::string first;
-    n += (words >> first) && first == word;
-  }
+  for (std::string line; std::getline(in, line);) n += first_word(line) == word;
   return n;
 }
 
