@@ -58,7 +58,8 @@ void GameSlot::play_random_opening(std::mt19937_64& rng) {
 
 void GameSlot::begin_move(std::mt19937_64& rng) {
   full_ = unit(rng) < o_.full_fraction;
-  search_.start_move(game_, full_ ? o_.full_visits : o_.fast_visits, full_ || o_.fast_exploration);
+  search_.start_move(game_, ramped_visits(o_, full_ ? o_.full_visits : o_.fast_visits, net_.step),
+                     full_ || o_.fast_exploration);
 }
 
 bool GameSlot::resigns(Color mover, float value) {

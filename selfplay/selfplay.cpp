@@ -40,6 +40,12 @@ Move choose_move(const search::SearchResult& r, float temperature, std::mt19937_
   return r.moves[std::discrete_distribution<size_t>(w.begin(), w.end())(rng)].move;
 }
 
+int ramped_visits(const SelfplayOptions& o, int visits, int64_t step) {
+  if (o.visit_ramp_steps <= 0 || step < 0 || step >= o.visit_ramp_steps) return visits;
+  const double share = o.visit_ramp_start + (1.0 - o.visit_ramp_start) * double(step) / o.visit_ramp_steps;
+  return std::max(1, int(std::lround(visits * share)));
+}
+
 SelfplayRunner::SelfplayRunner(const SelfplayOptions& options, nn::Evaluator& evaluator, GameSink sink)
     : options_(options), sink_(std::move(sink)) {
   // A non-owning handle: the caller keeps `evaluator` alive while the runner runs.

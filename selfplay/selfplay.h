@@ -4,7 +4,9 @@
 //
 // Per move, playout cap randomisation (KataGo) picks a full search (`full_visits`, root
 // exploration on, a training target) with probability `full_fraction`, else a fast one
-// (`fast_visits`, not a target, root noise only with `fast_exploration`). For the first
+// (`fast_visits`, not a target, root noise only with `fast_exploration`); with
+// `visit_ramp_steps` both budgets start smaller for young nets and grow with the net's
+// training step (the step travels with the net, in GameEvaluator). For the first
 // `temperature_plies` plies the move is drawn from the search's target (visit shares for
 // PUCT, the improved policy for Gumbel) raised to 1/temperature; later the search's own
 // choice is played (most visits, or Gumbel's sequential-halving winner). A side resigns when its root value stays below
@@ -42,6 +44,8 @@ struct SelfplayOptions {
   bool fast_exploration = false;  // fast searches explore at the root too (they are not targets)
   int temperature_plies = 20;
   int random_opening_plies = 0;    // up to this many random moves before the record starts
+  int visit_ramp_steps = 0;        // visits grow over the first steps of training (0 = off)
+  float visit_ramp_start = 0.25f;  // the share of the visits a net of step 0 searches with
   float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;
@@ -73,7 +77,13 @@ using GameSink = std::function<void(xqzero::GameRecord&&)>;
 struct GameEvaluator {
   std::shared_ptr<nn::Evaluator> evaluator;
   std::string network_id;
+  int64_t step = -1;  // the net's training step (a checkpoint's), -1 when unknown
 };
+
+// The visits a net of training step `step` searches with, from a budget of `visits`
+// (SelfplayOptions::visit_ramp_steps; at least 1).
+int ramped_visits(const SelfplayOptions& o, int visits, int64_t step);
+
 using EvaluatorSource = std::function<GameEvaluator(int thread)>;
 
 // One net on several devices (nn::make_evaluators): thread t gets device t mod N.

@@ -44,6 +44,8 @@ SelfplayOptions selfplay_options(const xqzero::Config& config) {
   o.fast_exploration = c.fast_exploration();
   o.temperature_plies = c.temperature_plies();
   o.random_opening_plies = c.random_opening_plies();
+  o.visit_ramp_steps = c.visit_ramp_steps();
+  o.visit_ramp_start = c.visit_ramp_start();
   o.resign_threshold = c.resign_threshold();
   o.resign_consecutive = c.resign_consecutive();
   o.no_resign_fraction = c.no_resign_fraction();

@@ -25,7 +25,7 @@ std::string RunFollower::latest_name() const { return read_latest(run_dir_ + "/l
 selfplay::DeviceNets RunFollower::load(const std::string& name) const {
   selfplay::DeviceNets nets;
   for (auto& e : nn::make_weights_evaluators(run_dir_ + "/checkpoints/" + name, evaluator_, callers_))
-    nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), name});
+    nets.per_device.push_back(selfplay::GameEvaluator{std::move(e), name, checkpoint_step(name)});
   return nets;
 }
 

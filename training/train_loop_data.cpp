@@ -96,7 +96,7 @@ void TrainLoop::load_net(const std::string& name) {
   ec.set_weights((ckpt_dir_ / name).string());
   selfplay::DeviceNets nets;
   for (auto& evaluator : nn::make_evaluators(ec, config_.network(), selfplay::selfplay_callers(config_)))
-    nets.per_device.push_back(selfplay::GameEvaluator{std::move(evaluator), name});
+    nets.per_device.push_back(selfplay::GameEvaluator{std::move(evaluator), name, checkpoint_step(name)});
   std::lock_guard<std::mutex> lock(net_.mutex);
   net_.current = std::move(nets);
 }

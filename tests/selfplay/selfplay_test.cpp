@@ -1,6 +1,7 @@
 // The self-play generator and game records, with the uniform and test evaluators (no torch).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -172,6 +173,48 @@ TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
   EXPECT_GE(starts.size(), 12u);
   // Without it every game starts from the start position.
   for (const auto& g : play(small_options(), uniform, 4)) EXPECT_EQ(g.start_fen(), Position().fen());
+}
+
+TEST(Selfplay, RampedVisitsGrowWithTheNetsStep) {
+  SelfplayOptions o = small_options();
+  EXPECT_EQ(ramped_visits(o, 12, 0), 12);  // off by default
+  o.visit_ramp_steps = 100;
+  o.visit_ramp_start = 0.25f;
+  EXPECT_EQ(ramped_visits(o, 12, 0), 3);
+  EXPECT_EQ(ramped_visits(o, 12, 50), 8);  // 12 x 0.625 = 7.5, rounded
+  EXPECT_EQ(ramped_visits(o, 12, 100), 12);
+  EXPECT_EQ(ramped_visits(o, 12, 5000), 12);
+  EXPECT_EQ(ramped_visits(o, 12, -1), 12);  // a net of unknown step: the whole budget
+  EXPECT_EQ(ramped_visits(o, 2, 0), 1);     // never below one visit
+  o.visit_ramp_start = 0.0f;
+  EXPECT_EQ(ramped_visits(o, 12, 0), 1);
+}
+
+// The records of a net of step 0 show the ramp's smaller budget; a net of unknown step plays
+// the whole one.
+TEST(Selfplay, AYoungNetSearchesTheRampedBudget) {
+  SelfplayOptions o = small_options();
+  o.tree_reuse = false;  // recorded root visits are then this search's own
+  o.visit_ramp_steps = 1000;
+  o.visit_ramp_start = 0.25f;  // 12 and 4 visits become 3 and 1
+  auto uniform = std::make_shared<nn::UniformEvaluator>();
+  const auto max_visits = [&](int64_t step) {
+    std::vector<xqzero::GameRecord> games;
+    SelfplayRunner runner(
+        o, [&](int) { return GameEvaluator{uniform, "net", step}; },
+        [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
+    runner.run(4);
+    uint32_t most = 0;
+    for (const auto& g : games) {
+      check_record(g);
+      for (const auto& m : g.moves()) most = std::max(most, m.visits());
+    }
+    return most;
+  };
+  const uint32_t young = max_visits(0), unknown = max_visits(-1);
+  EXPECT_GE(young, 3u);
+  EXPECT_LE(young, 4u);  // the budget, and the root's own evaluation
+  EXPECT_GE(unknown, 12u);
 }
 
 // An evaluator source told the asking thread spreads threads over devices: with two
