@@ -36,8 +36,7 @@ xqzero::NetworkConfig net_config() {
 }
 
 xqzero::TrainingConfig training_config(uint64_t seed) {
-  xqzero::TrainingConfig t = test::cpu_training();
-  t.set_precision("float32");
+  xqzero::TrainingConfig t = test::cpu_training();  // float32: the same kernels on every rank
   t.set_seed(int64_t(seed));  // different initial weights: join() must make them rank 0's
   return t;
 }

@@ -171,8 +171,7 @@ TEST(SurpriseWeight, PolicyLossesWeighEachSample) {
   ASSERT_EQ(batch.size(), 32u);
   xqzero::NetworkConfig net = ::xq::test::tiny_net_config();
   net.set_soft_policy_head(true);
-  xqzero::TrainingConfig t = cpu_training();
-  t.set_precision("float32");  // the same kernels on every machine
+  xqzero::TrainingConfig t = cpu_training();  // float32: the same kernels on every machine
   Trainer trainer(net, t);
   const StepLosses one = trainer.measure(batch);
   auto doubled = batch;
