@@ -9,10 +9,11 @@ axis; checkpoints at minute 0 cannot sit on it and are left out of it) and one o
 self-play positions, a line per (run, engine depth, visits) with 95% intervals as error bars.
 Printed: per line, the Elo gained per doubling of training time, the least-squares slope of
 Elo over log2(minutes), with the points used. Search-scaling lines (kind "search_scaling"):
-a third panel of Elo against visits, a line per depth, and a markdown table per net (visits
-by depth: score, Elo with its 95% interval, the net's time per move, games). Infinite estimates and
-bounds (all wins or all losses) are drawn clipped at +-CLIP Elo (triangles mark clipped
-estimates); infinite estimates are left out of the fits. Both are said on stdout.
+a third panel of Elo against visits, a line per depth, and a markdown table per net, config
+and --set overrides (visits by depth: score, Elo with its 95% interval, the net's time per
+move, games). Infinite estimates and bounds (all wins or all losses) are drawn clipped at
++-CLIP Elo (triangles mark clipped estimates); infinite estimates are left out of the fits.
+Both are said on stdout.
 
 Also a module: the match scripts turn `xqzero match`'s result line into fields with
 result_fields() and write them with json_line().
@@ -227,17 +228,19 @@ def main():
     if scaling:
         ax = axes[-1]
         colour = 0
-        for (net, eng), cells in sorted(group(scaling, lambda m: (m.get("net", "?"), engine(m))).items()):
+        settings = lambda m: (m.get("net", "?"), m.get("config", "?"), " ".join(m.get("set") or []), engine(m))
+        for (net, config, sets, eng), cells in sorted(group(scaling, settings).items()):
             by_depth = group(cells, lambda m: int(m["depth"]))
+            name = os.path.basename(net) + (f" ({sets})" if sets else "")
             for depth, dc in sorted(by_depth.items()):
                 dc.sort(key=lambda c: int(c["visits"]))
-                errorbars(ax, [int(c["visits"]) for c in dc], dc, f"{os.path.basename(net)}, {eng} d{depth}", f"C{colour}")
+                errorbars(ax, [int(c["visits"]) for c in dc], dc, f"{name}, {eng} d{depth}", f"C{colour}")
                 colour += 1
             visits = sorted({int(c["visits"]) for c in cells})
             depths = sorted(by_depth)
             cell = {(int(c["visits"]), int(c["depth"])): c for c in cells}
-            print(f"\n{net} against {eng}: score, Elo (95%) and the net's time per move (CPU ms of the xqzero "
-                  f"process, wall ms in brackets, per move of the net)\n")
+            print(f"\n{net} with {config}{' --set ' + sets if sets else ''} against {eng}: score, Elo (95%) and "
+                  f"the net's time per move (CPU ms of the xqzero process, wall ms in brackets, per move of the net)\n")
             print("| visits | " + " | ".join(f"depth {d}" for d in depths) + " |")
             print("|---:|" + "---|" * len(depths))
             for v in visits:
