@@ -85,6 +85,8 @@ void Search::start_move(Game& game, int visits, bool exploration) {
     }
   }
   budget_ = std::max(1, visits);
+  gumbel_search_ = params_.algorithm == RootAlgorithm::GUMBEL &&
+                   (params_.gumbel_max_visits <= 0 || budget_ <= params_.gumbel_max_visits);
   start_visits_ = tree_.node(tree_.root()).visits;
   depth_ = SearchDepth();
   exploration_ = exploration;
@@ -92,7 +94,7 @@ void Search::start_move(Game& game, int visits, bool exploration) {
   gumbel_ready_ = false;
   const Node& r = tree_.node(tree_.root());
   if (r.expanded && !r.terminal) {
-    if (params_.algorithm == RootAlgorithm::GUMBEL)
+    if (gumbel_search_)
       init_gumbel();
     else if (exploration_)
       apply_root_noise();
@@ -244,7 +246,7 @@ void Search::expand(NodeId n, const nn::EvalInput& input, const nn::EvalResult& 
   node.expanded = 1;
   node.pending = 0;
   if (n == tree_.root()) {
-    if (params_.algorithm == RootAlgorithm::GUMBEL)
+    if (gumbel_search_)
       init_gumbel();
     else if (exploration_)
       apply_root_noise();
@@ -261,7 +263,7 @@ int Search::select_child(NodeId n, bool is_root, const NodeId* kids) {
   // shorter win may hide there); where it loses, the longest defence not final yet.
   if (tree_.node(n).proven != Proven::NONE) return select_in_proof(n, is_root, kids);
   if (is_root && root_win_edge_ >= 0 && kids[root_win_edge_] == kNoNode) return root_win_edge_;
-  if (params_.algorithm == RootAlgorithm::GUMBEL)
+  if (gumbel_search_)
     return is_root ? select_gumbel_root(kids) : select_gumbel_interior(n, kids);
   return select_puct(n, is_root, kids, false);
 }

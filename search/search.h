@@ -11,7 +11,8 @@
 //   }
 //   SearchResult r = search.result();
 //
-// Two root algorithms (SearchParams::algorithm):
+// Two root algorithms (SearchParams::algorithm; a Gumbel search whose budget is above
+// SearchParams::gumbel_max_visits runs PUCT):
 //  - PUCT (AlphaZero): c_puct grows slowly with the parent's visits,
 //    c = c_init + log((N + c_base + 1) / c_base); unvisited children get first-play urgency
 //    by reduction from the parent's value; Dirichlet noise on the root priors for self-play.
@@ -65,6 +66,9 @@ struct SearchParams {
   float gumbel_c_scale = 1.0f;
   int max_collisions = 8;      // per gather(), before giving up on more leaves
   bool immediate_wins = true;  // one-ply win check at new leaves and at the root
+  // Gumbel only for budgets up to this many new root visits: a longer search runs PUCT (root
+  // and below, as algorithm PUCT would). 0: Gumbel at every budget.
+  int gumbel_max_visits = 0;
 };
 
 // One root move's statistics.
@@ -112,6 +116,9 @@ class Search {
   explicit Search(const SearchParams& params = SearchParams(), uint64_t seed = 0);
 
   const SearchParams& params() const { return params_; }
+  // Whether the search begun by the last start_move() is Gumbel's (algorithm GUMBEL and a
+  // budget within gumbel_max_visits) rather than PUCT.
+  bool gumbel() const { return gumbel_search_; }
   void set_params(const SearchParams& p) { params_ = p; }
 
   // Forgets the tree (a new game, or a position not reached by advance()).
@@ -224,6 +231,7 @@ class Search {
   uint32_t phase_target_ = 0;          // new visits each candidate should reach in this phase
   int phases_left_ = 0;
   bool gumbel_ready_ = false;
+  bool gumbel_search_ = false;  // this search runs Gumbel (set by start_move)
 };
 
 }  // namespace xq::search

@@ -87,7 +87,7 @@ SearchResult Search::result() const {
   // A proven win is always the choice, the shortest one (then the most visited). A root
   // proven lost or drawn (every move proven): the longest loss, or a draw.
   int best = proven_choice(out.moves, r.proven == Proven::WIN || r.proven == Proven::DRAW, root_allowed_);
-  if (params_.algorithm == RootAlgorithm::GUMBEL && gumbel_ready_) {
+  if (gumbel_search_ && gumbel_ready_) {
     const std::vector<float> pi = improved_policy(root, kids);
     for (int e = 0; e < r.num_edges; ++e) out.moves[size_t(e)].target = pi[size_t(e)];
     if (best < 0 && !candidates_.empty()) {

@@ -26,6 +26,7 @@ search::SearchParams search_params(const xqzero::SearchConfig& c) {
   p.gumbel_c_scale = c.gumbel_c_scale();
   p.max_collisions = c.max_collisions();
   p.immediate_wins = c.immediate_wins();
+  p.gumbel_max_visits = c.gumbel_max_visits();
   return p;
 }
 
@@ -34,6 +35,7 @@ SelfplayOptions selfplay_options(const xqzero::Config& config) {
   validate(c);
   SelfplayOptions o;
   o.search = search_params(config.search());
+  o.search.gumbel_max_visits = 0;  // self-play's targets are Gumbel's at any budget
   o.leaves_per_batch = config.search().leaves_per_batch();
   o.threads = c.threads();
   o.games_per_thread = c.games_per_thread();

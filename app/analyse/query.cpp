@@ -141,6 +141,7 @@ const Setting kSettings[] = {
     {"gumbel_c_scale", &P::gumbel_c_scale},
     {"max_collisions", nullptr, &P::max_collisions},
     {"immediate_wins", nullptr, nullptr, &P::immediate_wins},
+    {"gumbel_max_visits", nullptr, &P::gumbel_max_visits},
 };
 
 void set_algorithm(const json& v, const std::string& field, const std::vector<std::string>& choices, P& p) {

@@ -59,9 +59,9 @@ json root_json(const Position& pos, const search::Search& search, const search::
 }
 
 // One moveInfos entry. playSelectionValue is what the final choice compares: visits under
-// PUCT, the improved-policy weight under Gumbel (a proven win is chosen before either).
-json move_json(const Query& q, const Position& pos, const search::Search& search, const search::RootMove& m,
-               int order) {
+// PUCT, the improved-policy weight under Gumbel (a proven win is chosen before either; a
+// Gumbel query above its gumbel_max_visits searched as PUCT).
+json move_json(const Position& pos, const search::Search& search, const search::RootMove& m, int order) {
   json mi;
   mi["move"] = move_to_iccs(m.move);
   mi["wxf"] = move_to_wxf(pos, m.move);
@@ -70,7 +70,7 @@ json move_json(const Query& q, const Position& pos, const search::Search& search
   mi["prior"] = rounded(m.prior);
   put_score(mi, m.q, m.draw, m.proven, m.proven_plies);
   mi["lcb"] = m.proven != Proven::NONE ? mi["value"].get<double>() : rounded(value_lcb(m.q, m.draw, m.visits));
-  if (q.search.algorithm == search::RootAlgorithm::GUMBEL)
+  if (search.gumbel())
     mi["playSelectionValue"] = rounded(m.target);
   else
     mi["playSelectionValue"] = m.visits;
@@ -109,7 +109,7 @@ std::string analysis_json(const Query& q, int ply, const Game& game, const searc
   if (q.multi_pv > 0 && int(moves.size()) > q.multi_pv) moves.resize(size_t(q.multi_pv));
   json infos = json::array();
   int order = 0;
-  for (const search::RootMove* m : moves) infos.push_back(move_json(q, pos, search, *m, order++));
+  for (const search::RootMove* m : moves) infos.push_back(move_json(pos, search, *m, order++));
   j["moveInfos"] = infos;
   if (q.include_policy) {
     json policy = json::object();

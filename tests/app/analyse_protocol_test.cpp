@@ -214,18 +214,25 @@ TEST(AnalyseProtocol, OverrideSettingsChangeTheSearch) {
   EXPECT_EQ(
       override_setting_names(),
       (std::vector<std::string>{"algorithm", "c_puct_init", "c_puct_base", "fpu_reduction", "fpu_reduction_root",
-                                "gumbel_m", "gumbel_c_visit", "gumbel_c_scale", "max_collisions", "immediate_wins"}));
+                                "gumbel_m", "gumbel_c_visit", "gumbel_c_scale", "max_collisions", "immediate_wins",
+                                "gumbel_max_visits"}));
   Session s;
   s.engine->handle(R"({"id":"base","maxVisits":64})");
   s.engine->handle(R"({"id":"g2","maxVisits":64,"overrideSettings":{"algorithm":"gumbel","gumbel_m":2}})");
   s.engine->handle(
+      R"({"id":"g2long","maxVisits":64,"overrideSettings":{"algorithm":"gumbel","gumbel_m":2,"gumbel_max_visits":32}})");
+  s.engine->handle(
       R"({"id":"all","maxVisits":16,"overrideSettings":{"algorithm":"puct","c_puct_init":2,"c_puct_base":1000,)"
       R"("fpu_reduction":0.5,"fpu_reduction_root":0.1,"gumbel_m":4,"gumbel_c_visit":30,"gumbel_c_scale":0.5,)"
-      R"("max_collisions":4,"immediate_wins":false}})");
+      R"("max_collisions":4,"immediate_wins":false,"gumbel_max_visits":8}})");
   auto r = by_id(s.lines());
-  ASSERT_EQ(r.size(), 3u) << s.out.str();
+  ASSERT_EQ(r.size(), 4u) << s.out.str();
   EXPECT_GT(r["base"]["moveInfos"].size(), 2u);
   EXPECT_EQ(r["g2"]["moveInfos"].size(), 2u) << "Gumbel with 2 candidates visits 2 moves";
+  // Above its gumbel_max_visits a Gumbel query is searched, and reported, as PUCT: the moves
+  // of the base query, each compared by its visits.
+  EXPECT_EQ(r["g2long"]["moveInfos"], r["base"]["moveInfos"]) << s.out.str();
+  for (const json& m : r["g2long"]["moveInfos"]) EXPECT_EQ(m["playSelectionValue"], m["visits"]) << m.dump();
   EXPECT_TRUE(r["all"].contains("bestMove")) << r["all"].dump();
 }
 
@@ -237,6 +244,7 @@ TEST(AnalyseProtocol, BadOverridesAndLimitsAreErrorsNamingTheField) {
       {R"({"id":"e3","overrideSettings":{"gumbel_m":2.5}})", "overrideSettings.gumbel_m"},
       {R"({"id":"e4","overrideSettings":{"algorithm":"minimax"}})", "overrideSettings.algorithm"},
       {R"({"id":"e5","overrideSettings":{"immediate_wins":1}})", "overrideSettings.immediate_wins"},
+      {R"({"id":"e5b","overrideSettings":{"gumbel_max_visits":-1}})", "overrideSettings.gumbel_max_visits"},
       {R"({"id":"e6","overrideSettings":[1]})", "overrideSettings"},
       {R"({"id":"e7","maxTime":0})", "maxTime"},
       {R"({"id":"e8","maxTime":"1s"})", "maxTime"},

@@ -263,6 +263,48 @@ TEST(Search, GumbelHalvesTheCandidates) {
   EXPECT_EQ(chosen, most);
 }
 
+TEST(Search, GumbelAboveItsMaxVisitsIsThePuctSearch) {
+  // Within gumbel_max_visits the halving keeps to its 4 candidates; above it the search is,
+  // visit for visit, the one algorithm PUCT makes with the same parameters.
+  SearchParams p = gumbel();
+  p.gumbel_m = 4;
+  p.gumbel_max_visits = 32;
+  SearchParams as_puct = p;
+  as_puct.algorithm = RootAlgorithm::PUCT;
+  nn::TestEvaluator evaluator(7);
+  auto visited = [](const SearchResult& r) {
+    return int(std::count_if(r.moves.begin(), r.moves.end(), [](const RootMove& m) { return m.visits > 0; }));
+  };
+  {
+    Game game;
+    Search search(p, 6);
+    const SearchResult r = search.run(game, evaluator, 32, false, 4);
+    EXPECT_TRUE(search.gumbel());
+    EXPECT_EQ(visited(r), 4);
+  }
+  // A fresh Game for each search: the test evaluator's priors follow the order moves are
+  // generated in, which the captures and take-backs of an earlier search may have permuted.
+  Game game, game_ref;
+  Search search(p, 6), reference(as_puct, 6);
+  const SearchResult r = search.run(game, evaluator, 200, false, 4);
+  const SearchResult ref = reference.run(game_ref, evaluator, 200, false, 4);
+  EXPECT_FALSE(search.gumbel());
+  EXPECT_GT(visited(r), 4) << "PUCT is not held to the Gumbel candidates";
+  EXPECT_EQ(r.best, ref.best);
+  EXPECT_EQ(r.visits, ref.visits);
+  ASSERT_EQ(r.moves.size(), ref.moves.size());
+  for (size_t i = 0; i < r.moves.size(); ++i) {
+    EXPECT_EQ(r.moves[i].visits, ref.moves[i].visits) << move_to_iccs(r.moves[i].move);
+    EXPECT_EQ(r.moves[i].target, ref.moves[i].target) << move_to_iccs(r.moves[i].move);
+  }
+  // 0: Gumbel at every budget.
+  p.gumbel_max_visits = 0;
+  Game game_unlimited;
+  Search unlimited(p, 6);
+  EXPECT_EQ(visited(unlimited.run(game_unlimited, evaluator, 200, false, 4)), 4);
+  EXPECT_TRUE(unlimited.gumbel());
+}
+
 TEST(Search, TreeReuseKeepsTheSubtree) {
   Game game;
   nn::TestEvaluator evaluator(8);

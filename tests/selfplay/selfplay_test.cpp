@@ -11,6 +11,7 @@
 #include "nn/policy_labels.h"
 #include "records/record_io.h"
 #include "selfplay/selfplay.h"
+#include "selfplay/selfplay_config.h"
 
 namespace xq::selfplay {
 namespace {
@@ -78,6 +79,18 @@ TEST(Selfplay, GamesAreCompleteAndConsistent) {
   }
   EXPECT_GT(targets, 0);
   EXPECT_LT(targets, moves);
+}
+
+TEST(Selfplay, KeepsGumbelAtAnyBudget) {
+  // search.gumbel_max_visits (PUCT for long searches) is for play: match, analyse and uci
+  // take it from the config; self-play's targets stay Gumbel's whatever its visits.
+  xqzero::Config config;
+  config.mutable_search()->set_algorithm("gumbel");
+  config.mutable_search()->set_gumbel_max_visits(100);
+  EXPECT_EQ(search_params(config.search()).gumbel_max_visits, 100);
+  EXPECT_EQ(selfplay_options(config).search.gumbel_max_visits, 0);
+  EXPECT_EQ(selfplay_options(config).search.algorithm, search::RootAlgorithm::GUMBEL);
+  EXPECT_EQ(search_params(xqzero::Config().search()).gumbel_max_visits, 256) << "the proto's default";
 }
 
 TEST(Selfplay, ChooseMoveDrawsFromTheTarget) {
