@@ -231,7 +231,7 @@ def main():
         settings = lambda m: (m.get("net", "?"), m.get("config", "?"), " ".join(m.get("set") or []), engine(m))
         for (net, config, sets, eng), cells in sorted(group(scaling, settings).items()):
             by_depth = group(cells, lambda m: int(m["depth"]))
-            name = os.path.basename(net) + (f" ({sets})" if sets else "")
+            name = f"{os.path.basename(net)} ({os.path.basename(config)}{', ' + sets if sets else ''})"
             for depth, dc in sorted(by_depth.items()):
                 dc.sort(key=lambda c: int(c["visits"]))
                 errorbars(ax, [int(c["visits"]) for c in dc], dc, f"{name}, {eng} d{depth}", f"C{colour}")

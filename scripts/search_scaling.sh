@@ -48,8 +48,8 @@ pid=""
 trap '[ -z "$pid" ] || kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT  # no match left running
 tck="$(getconf CLK_TCK)"
 set_args=() set_json=null  # the overrides for `xqzero match`, and as the cells' "set" field (none: null)
-for s in "${sets[@]}"; do set_args+=(--set "$s"); done
-[ ${#sets[@]} -eq 0 ] || set_json="$(py 'print(json.dumps(sys.argv[1:]))' "${sets[@]}")"
+for s in ${sets[@]+"${sets[@]}"}; do set_args+=(--set "$s"); done
+[ ${#sets[@]} -eq 0 ] || set_json="$(py 'print(json.dumps(sys.argv[1:]))' ${sets[@]+"${sets[@]}"})"
 touch "$out"
 for v in $visits; do
   for d in $depths; do
