@@ -42,6 +42,8 @@ void GameSlot::start(GameEvaluator net, std::mt19937_64& rng) {
   record_.set_no_resign(no_resign_);
   low_streak_[0] = low_streak_[1] = 0;
   would_resign_ = -1;
+  decisive_streak_ = 0;
+  decisive_side_ = -1;
   begin_move(rng);
 }
 
@@ -57,7 +59,8 @@ void GameSlot::play_random_opening(std::mt19937_64& rng) {
 }
 
 void GameSlot::begin_move(std::mt19937_64& rng) {
-  full_ = unit(rng) < o_.full_fraction;
+  // Drawn in every case, so that the random stream does not depend on decided().
+  full_ = unit(rng) < o_.full_fraction && !decided();
   search_.start_move(game_, ramped_visits(o_, full_ ? o_.full_visits : o_.fast_visits, net_.step),
                      full_ || o_.fast_exploration);
 }
@@ -70,6 +73,14 @@ bool GameSlot::resigns(Color mover, float value) {
   if (!no_resign_) return true;
   if (would_resign_ < 0) would_resign_ = int(mover);
   return false;
+}
+
+void GameSlot::note_value(Color mover, float value) {
+  if (o_.decisive_value <= 0) return;
+  const float red = mover == RED ? value : -value;
+  const int side = red >= o_.decisive_value ? int(RED) : red <= -o_.decisive_value ? int(BLACK) : -1;
+  decisive_streak_ = side < 0 ? 0 : side == decisive_side_ ? decisive_streak_ + 1 : 1;
+  decisive_side_ = side;
 }
 
 bool GameSlot::play_searched_move(std::mt19937_64& rng) {
@@ -97,6 +108,7 @@ bool GameSlot::play_searched_move(std::mt19937_64& rng) {
     stats_.search_kl_micro += uint64_t(std::llround(kl * 1e6));
     ++stats_.searches_full;
   }
+  note_value(mover, r.value);
   game_.play(chosen);
   if (o_.tree_reuse)
     search_.advance(chosen);

@@ -46,6 +46,10 @@ class GameSlot {
   // Whether the mover resigns after a search that returned `value` (a no-resign game
   // records who would have resigned instead).
   bool resigns(Color mover, float value);
+  // Counts the moves in a row whose root value (`value`, for `mover`) decides the game for
+  // one side (SelfplayOptions::decisive_value); decided() once there are decisive_plies.
+  void note_value(Color mover, float value);
+  bool decided() const { return o_.decisive_value > 0 && decisive_streak_ >= o_.decisive_plies; }
 
   const SelfplayOptions& o_;
   SelfplayStats& stats_;
@@ -58,6 +62,8 @@ class GameSlot {
   bool no_resign_ = false;
   int low_streak_[2] = {0, 0};
   int would_resign_ = -1;
+  int decisive_streak_ = 0;
+  int decisive_side_ = -1;  // the side the streak favours (a Color), -1 none
 };
 
 }  // namespace xq::selfplay

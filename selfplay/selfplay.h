@@ -46,6 +46,8 @@ struct SelfplayOptions {
   int random_opening_plies = 0;    // up to this many random moves before the record starts
   int visit_ramp_steps = 0;        // visits grow over the first steps of training (0 = off)
   float visit_ramp_start = 0.25f;  // the share of the visits a net of step 0 searches with
+  float decisive_value = 0.0f;     // a decided game's moves are fast searches (0 = off)
+  int decisive_plies = 4;          // consecutive moves that decide it
   float resign_threshold = -0.9f;  // root value for the side to move; <= -1 disables resigning
   int resign_consecutive = 3;
   float no_resign_fraction = 0.1f;

@@ -48,6 +48,8 @@ SelfplayOptions selfplay_options(const xqzero::Config& config) {
   o.random_opening_plies = c.random_opening_plies();
   o.visit_ramp_steps = c.visit_ramp_steps();
   o.visit_ramp_start = c.visit_ramp_start();
+  o.decisive_value = c.decisive_value();
+  o.decisive_plies = c.decisive_plies();
   o.resign_threshold = c.resign_threshold();
   o.resign_consecutive = c.resign_consecutive();
   o.no_resign_fraction = c.no_resign_fraction();

@@ -2,12 +2,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <mutex>
 #include <set>
 
 #include "core/move_parse.h"
 #include "core/movegen.h"
+#include "nn/encoding.h"
 #include "nn/policy_labels.h"
 #include "records/record_io.h"
 #include "selfplay/selfplay.h"
@@ -163,6 +165,54 @@ TEST(Selfplay, EveryMoveIsATargetWithFullFractionOne) {
   nn::UniformEvaluator uniform;
   for (const auto& g : play(o, uniform, 3))
     for (const auto& m : g.moves()) EXPECT_TRUE(m.training_target());
+}
+
+// Values by material: the side to move wins when it has more pieces, loses when fewer
+// (priors uniform). From a start without Black's chariots, Red's advantage is decisive.
+class MaterialEvaluator final : public nn::Evaluator {
+ public:
+  void evaluate(nn::Span<const nn::EvalRequest> requests, nn::Span<nn::EvalResult> results) override {
+    for (size_t i = 0; i < requests.size(); ++i) {
+      int balance = 0;
+      for (uint8_t code : requests[i].encoding.squares)
+        balance += code == 0 ? 0 : code <= nn::kOppCodeBase ? 1 : -1;
+      results[i].priors.assign(size_t(requests[i].n_labels), 1.0f / float(requests[i].n_labels));
+      results[i].wdl = balance > 0 ? std::array<float, 3>{0.95f, 0.05f, 0.0f}
+                       : balance < 0 ? std::array<float, 3>{0.0f, 0.05f, 0.95f}
+                                     : std::array<float, 3>{0.3f, 0.4f, 0.3f};
+    }
+  }
+  std::string describe() const override { return "material"; }
+};
+
+TEST(Selfplay, DecidedGamesPlayFastMoves) {
+  SelfplayOptions o = small_options();
+  o.full_fraction = 1.0f;
+  o.start_fen = "1nbakabn1/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w";
+  MaterialEvaluator material;
+  // Off: every move is a target, whatever the values say.
+  for (const auto& g : play(o, material, 3))
+    for (const auto& m : g.moves()) EXPECT_TRUE(m.training_target());
+  o.decisive_value = 0.8f;
+  o.decisive_plies = 3;
+  int fast = 0, full = 0;
+  for (const auto& g : play(o, material, 4)) {
+    check_record(g);
+    // A move is a target exactly when the root values of the three moves before it did not
+    // all give one side 0.8 or more (a root value is the mover's; plies alternate movers).
+    int streak = 0, side = 0;
+    for (int i = 0; i < g.moves_size(); ++i) {
+      const auto& m = g.moves(i);
+      EXPECT_EQ(m.training_target(), streak < 3) << "move " << i;
+      (m.training_target() ? full : fast) += 1;
+      const float red = i % 2 == 0 ? m.root_value() : -m.root_value();
+      const int s = red >= 0.8f ? 1 : red <= -0.8f ? -1 : 0;
+      streak = s == 0 ? 0 : s == side ? streak + 1 : 1;
+      side = s;
+    }
+  }
+  EXPECT_GT(fast, 0);
+  EXPECT_GE(full, 4 * 3);  // at least each game's first three moves
 }
 
 TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
