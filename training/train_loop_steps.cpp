@@ -28,6 +28,7 @@ void TrainLoop::add_stats(Json& j) {
   j["draws"] = st.draws.load();
   j["resign_false_positive_rate"] =
       figure(st.would_resign.load() ? double(st.false_resign.load()) / double(st.would_resign.load()) : 0);
+  j["decided_moves"] = st.decided_moves.load();
   j["worker_games"] = worker_games_;
   j["stale_games"] = stale_games_;
   std::lock_guard<std::mutex> lock(sink_mutex_);

@@ -196,7 +196,10 @@ TEST(Selfplay, DecidedGamesPlayFastMoves) {
   o.decisive_value = 0.8f;
   o.decisive_plies = 3;
   int fast = 0, full = 0;
-  for (const auto& g : play(o, material, 4)) {
+  std::vector<xqzero::GameRecord> games;
+  SelfplayRunner runner(o, material, [&](xqzero::GameRecord&& g) { games.push_back(std::move(g)); });
+  runner.run(4);
+  for (const auto& g : games) {
     check_record(g);
     // A move is a target exactly when the root values of the three moves before it did not
     // all give one side 0.8 or more (a root value is the mover's; plies alternate movers).
@@ -213,6 +216,7 @@ TEST(Selfplay, DecidedGamesPlayFastMoves) {
   }
   EXPECT_GT(fast, 0);
   EXPECT_GE(full, 4 * 3);  // at least each game's first three moves
+  EXPECT_EQ(runner.stats().decided_moves.load(), uint64_t(fast));  // every fast move here
 }
 
 TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
