@@ -62,7 +62,8 @@ struct SelfplayStats {
   std::atomic<uint64_t> red_wins{0}, black_wins{0}, draws{0};
   std::atomic<uint64_t> batches{0}, batch_positions{0};
   std::atomic<uint64_t> no_resign_games{0}, would_resign{0}, false_resign{0};
-  // Moves played after a fast search because the game was decided (decisive_value).
+  // Moves played while the game was decided (decisive_value): all of them fast searches,
+  // of which about full_fraction would otherwise have been full ones.
   std::atomic<uint64_t> decided_moves{0};
   // How much full searches move away from the net: the sum over full searches of
   // KL(target || prior) in millionths of a nat, and their count.

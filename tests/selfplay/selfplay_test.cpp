@@ -217,6 +217,20 @@ TEST(Selfplay, DecidedGamesPlayFastMoves) {
   EXPECT_GT(fast, 0);
   EXPECT_GE(full, 4 * 3);  // at least each game's first three moves
   EXPECT_EQ(runner.stats().decided_moves.load(), uint64_t(fast));  // every fast move here
+
+  // A threshold never reached changes nothing: the very games of the rule switched off.
+  o.threads = 1;  // one thread: the games come in one order (SameSeedSameGames)
+  o.games_per_thread = 2;
+  o.decisive_value = 0.0f;
+  std::vector<xqzero::GameRecord> off = play(o, material, 4);
+  o.decisive_value = 1.0f;  // the root values here stay below 0.95
+  std::vector<xqzero::GameRecord> unreached = play(o, material, 4);
+  ASSERT_EQ(off.size(), unreached.size());
+  for (size_t i = 0; i < off.size(); ++i) {
+    off[i].clear_finished_unix_ms();
+    unreached[i].clear_finished_unix_ms();
+    EXPECT_EQ(off[i].SerializeAsString(), unreached[i].SerializeAsString()) << "game " << i;
+  }
 }
 
 TEST(Selfplay, RandomOpeningsStartTheRecordsAfterThem) {
