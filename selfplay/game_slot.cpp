@@ -60,8 +60,7 @@ void GameSlot::play_random_opening(std::mt19937_64& rng) {
 
 void GameSlot::begin_move(std::mt19937_64& rng) {
   // Drawn in every case, so that the random stream does not depend on decided().
-  decided_move_ = decided();
-  full_ = unit(rng) < o_.full_fraction && !decided_move_;
+  full_ = unit(rng) < o_.full_fraction && !decided();
   search_.start_move(game_, ramped_visits(o_, full_ ? o_.full_visits : o_.fast_visits, net_.step),
                      full_ || o_.fast_exploration);
 }
@@ -102,7 +101,7 @@ bool GameSlot::play_searched_move(std::mt19937_64& rng) {
   mr->set_training_target(full_);
   mr->set_visits(r.visits);
   ++stats_.moves;
-  if (decided_move_) ++stats_.decided_moves;
+  if (decided()) ++stats_.decided_moves;  // the streak changes only in note_value() below
   if (full_) {
     const double kl = search_kl(r);
     mr->set_surprise(float(kl));

@@ -59,7 +59,6 @@ class GameSlot {
   search::Search search_;
   xqzero::GameRecord record_;
   bool full_ = false;  // this move's search is a full one (a training target)
-  bool decided_move_ = false;  // this move's search is fast because the game is decided
   bool no_resign_ = false;
   int low_streak_[2] = {0, 0};
   int would_resign_ = -1;
